@@ -1,0 +1,1 @@
+"""What every domain shares; nothing here names a domain."""

@@ -1,0 +1,55 @@
+"""The description of a domain that the core needs, and the table of known domains."""
+
+from __future__ import annotations
+
+import importlib
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .tools import Toolbox
+
+Exporter = Callable[[sqlite3.Connection], Any]
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Everything the core needs to know about a domain.
+
+    Attributes:
+        name: short name (``"retail"``).
+        schema: SQL script that creates the tables.
+        toolbox: the domain's tools.
+        generate: ``seed -> data`` in the domain's native format (what ``load`` reads).
+        load: writes native ``data`` into an empty database made from ``schema``.
+        read: reads native data from a user-supplied path (public benchmark files).
+        exporters: named exports of the whole state; ``canonical`` names the one that
+            defines ``state_hash``.
+        invariants: ``db -> list of problems``; empty when the domain's rules hold.
+        policy: the policy text the agent must follow.
+    """
+
+    name: str
+    schema: str
+    toolbox: Toolbox
+    generate: Callable[[int], Any]
+    load: Callable[[sqlite3.Connection, Any], None]
+    read: Callable[[Path], Any]
+    exporters: Mapping[str, Exporter] = field(default_factory=dict)
+    canonical: str | None = None
+    invariants: Callable[[sqlite3.Connection], list[str]] = lambda db: []
+    policy: str = ""
+
+
+#: Short name -> module that defines ``DOMAIN``. One line per domain.
+DOMAINS: dict[str, str] = {
+    "retail": "tool_gym.domains.retail",
+}
+
+
+def get_domain(name: str) -> Domain:
+    """The :class:`Domain` registered under ``name``."""
+    if name not in DOMAINS:
+        raise KeyError(f"unknown domain {name!r}; known: {', '.join(sorted(DOMAINS))}")
+    return importlib.import_module(DOMAINS[name]).DOMAIN

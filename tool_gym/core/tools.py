@@ -1,0 +1,396 @@
+"""Tools: the ``@tool`` decorator, OpenAI schemas from signatures, argument validation.
+
+A domain writes each tool as a plain function whose first parameter is the sandbox's
+``sqlite3.Connection`` and whose other parameters carry type hints::
+
+    @tool(Category.READ, returns={"user_id": UserId})
+    def find_user_id_by_email(db, email: str) -> str:
+        '''Find user id by email.
+
+        Args:
+            email: The email of the user, such as 'something@example.com'.
+        '''
+
+The decorator derives the OpenAI function schema from the hints and the docstring's
+``Args:`` section, records the category (READ / WRITE / GENERIC) and the entity types of
+inputs and outputs (``Annotated[str, Entity("user_id")]``), which the dependency graph uses.
+A ``Toolbox`` groups a domain's tools, validates arguments against the schemas and runs a
+call, turning every failure into an error result instead of an exception.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import json
+import math
+import re
+import sqlite3
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Annotated, Callable, Iterable, Literal, Mapping
+
+__all__ = [
+    "Annotated",
+    "Category",
+    "Entity",
+    "Tool",
+    "ToolError",
+    "ToolResult",
+    "Toolbox",
+    "tool",
+    "to_json",
+]
+
+
+class Category(str, enum.Enum):
+    """READ tools never change state; WRITE tools may; GENERIC tools touch no data."""
+
+    READ = "read"
+    WRITE = "write"
+    GENERIC = "generic"
+
+
+@dataclass(frozen=True)
+class Entity:
+    """Marks a parameter or a returned field as an identifier of an entity type."""
+
+    type: str
+
+
+class ToolError(Exception):
+    """Raised by a tool for a failure the caller should see as ``Error: <message>``."""
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """Outcome of one call: ``ok`` and ``content`` (JSON text, or ``Error: ...``)."""
+
+    ok: bool
+    content: str
+    name: str = ""
+    #: 0 no such tool, 1 tool exists, 2 arguments valid, 3 executed without error.
+    stage: int = 3
+
+    @property
+    def validity(self) -> float:
+        """Graded validity: 0, 1/3, 2/3 or 1 (name known, arguments valid, ran without error)."""
+        return self.stage / 3.0
+
+
+def to_json(value: Any) -> str:
+    """Deterministic JSON text of a tool's return value (strings pass through as they are)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------- schemas
+
+_SCALARS: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
+
+
+def _json_schema(hint: Any) -> tuple[dict, str | None]:
+    """JSON schema of a type hint, and the entity type it carries (if any)."""
+    entity = None
+    if typing.get_origin(hint) is Annotated:
+        base, *meta = typing.get_args(hint)
+        for m in meta:
+            if isinstance(m, Entity):
+                entity = m.type
+        schema, inner = _json_schema(base)
+        return schema, entity or inner
+    origin = typing.get_origin(hint)
+    if hint in _SCALARS:
+        return {"type": _SCALARS[hint]}, None
+    if origin is Literal:
+        values = list(typing.get_args(hint))
+        kinds = {_SCALARS[type(v)] for v in values}
+        return {"type": kinds.pop() if len(kinds) == 1 else sorted(kinds), "enum": values}, None
+    if origin in (list, tuple, set, frozenset) or hint is list:
+        args = typing.get_args(hint)
+        item, entity = _json_schema(args[0]) if args else ({}, None)
+        return {"type": "array", "items": item}, entity
+    if origin in (dict, Mapping) or hint is dict:
+        return {"type": "object"}, None
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1:
+            return _json_schema(args[0])
+    raise TypeError(f"unsupported type hint for a tool parameter: {hint!r}")
+
+
+_ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters)\s*:\s*$")
+_SECTION_HEADER = re.compile(r"^\s*(Returns|Raises|Yields|Examples?|Notes?)\s*:\s*$")
+_ARG_LINE = re.compile(r"^\s*(\w+)\s*(\([^)]*\))?\s*:\s*(.*)$")
+
+
+def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Google-style docstring -> (description, {param: description})."""
+    lines = inspect.cleandoc(doc or "").splitlines()
+    description: list[str] = []
+    params: dict[str, str] = {}
+    section = "description"
+    current = None
+    indent = None
+    for line in lines:
+        if _ARGS_HEADER.match(line):
+            section = "args"
+            continue
+        if _SECTION_HEADER.match(line):
+            section = "other"
+            continue
+        if section == "description":
+            description.append(line)
+        elif section == "args" and line.strip():
+            this_indent = len(line) - len(line.lstrip())
+            match = _ARG_LINE.match(line)
+            if match and (indent is None or this_indent <= indent):
+                indent = this_indent
+                current = match.group(1)
+                params[current] = match.group(3).strip()
+            elif current:
+                params[current] = (params[current] + " " + line.strip()).strip()
+    text = " ".join(" ".join(description).split())
+    return text, params
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool function with its schema and metadata."""
+
+    name: str
+    fn: Callable[..., Any]
+    category: Category
+    description: str
+    parameters: dict  # JSON schema of the arguments object
+    input_entities: dict[str, str] = field(default_factory=dict)  # param -> entity type
+    output_entities: dict[str, str] = field(default_factory=dict)  # field -> entity type
+    #: Entity types whose state a successful call creates or changes (implicit graph edges).
+    writes: tuple[str, ...] = ()
+    #: Entity types whose state the tool needs in a particular condition (implicit edges).
+    needs: tuple[str, ...] = ()
+
+    @property
+    def schema(self) -> dict:
+        """OpenAI ``tools`` entry for this tool."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+    @property
+    def required(self) -> list[str]:
+        return list(self.parameters.get("required", []))
+
+
+def tool(
+    category: Category | str = Category.READ,
+    *,
+    name: str | None = None,
+    returns: Mapping[str, Any] | None = None,
+    writes: Iterable[str] = (),
+    needs: Iterable[str] = (),
+) -> Callable[[Callable[..., Any]], Tool]:
+    """Turn ``fn(db, **params)`` into a :class:`Tool`.
+
+    ``returns`` maps a field of the result (``"."`` for the result itself) to an entity
+    type, either a string or ``Annotated[..., Entity(...)]``.
+    """
+    category = Category(category)
+
+    def decorate(fn: Callable[..., Any]) -> Tool:
+        hints = typing.get_type_hints(fn, include_extras=True)
+        description, docs = _parse_docstring(fn.__doc__ or "")
+        properties: dict[str, dict] = {}
+        required: list[str] = []
+        entities: dict[str, str] = {}
+        params = list(inspect.signature(fn).parameters.values())[1:]  # skip the connection
+        for p in params:
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise TypeError(f"{fn.__name__}: *args/**kwargs are not allowed in tools")
+            if p.name not in hints:
+                raise TypeError(f"{fn.__name__}: parameter {p.name!r} needs a type hint")
+            schema, entity = _json_schema(hints[p.name])
+            if p.name in docs:
+                schema = {**schema, "description": docs[p.name]}
+            properties[p.name] = schema
+            if entity:
+                entities[p.name] = entity
+            if p.default is inspect.Parameter.empty:
+                required.append(p.name)
+            else:
+                properties[p.name]["default"] = p.default
+        outputs = {}
+        for key, value in (returns or {}).items():
+            if isinstance(value, str):
+                outputs[key] = value
+            else:
+                _, entity = _json_schema(value)
+                if entity is None:
+                    raise TypeError(f"{fn.__name__}: returns[{key!r}] carries no Entity")
+                outputs[key] = entity
+        return Tool(
+            name=name or fn.__name__,
+            fn=fn,
+            category=category,
+            description=description,
+            parameters={"type": "object", "properties": properties, "required": required},
+            input_entities=entities,
+            output_entities=outputs,
+            writes=tuple(writes),
+            needs=tuple(needs),
+        )
+
+    return decorate
+
+
+# ------------------------------------------------------------------------ validation
+
+_JSON_TYPES: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+    "null": lambda v: v is None,
+}
+
+#: Longest string accepted in any argument (characters). Longer ones are an error.
+MAX_STRING = 100_000
+_MAX_DEPTH = 32
+
+
+def _type_name(value: Any) -> str:
+    for name in ("boolean", "integer", "number", "string", "array", "object", "null"):
+        if _JSON_TYPES[name](value):
+            return name
+    return type(value).__name__
+
+
+def _check_value(value: Any, schema: dict, where: str, depth: int = 0) -> str | None:
+    if depth > _MAX_DEPTH:
+        return f"{where} is nested too deeply"
+    expected = schema.get("type")
+    if expected is not None:
+        kinds = expected if isinstance(expected, list) else [expected]
+        if not any(_JSON_TYPES[k](value) for k in kinds):
+            return f"{where} must be of type {' or '.join(kinds)}, got {_type_name(value)}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{where} must be a finite number"
+    if isinstance(value, str):
+        if len(value) > MAX_STRING:
+            return f"{where} is too long ({len(value)} characters; at most {MAX_STRING})"
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return f"{where} is not valid UTF-8 text"
+        if "\x00" in value:
+            return f"{where} contains a NUL character"
+    if "enum" in schema and value not in schema["enum"]:
+        allowed = ", ".join(json.dumps(v) for v in schema["enum"])
+        return f"{where} must be one of {allowed}, got {json.dumps(value, ensure_ascii=False)[:80]}"
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            problem = _check_value(item, schema["items"], f"{where}[{i}]", depth + 1)
+            if problem:
+                return problem
+    if isinstance(value, dict):
+        for key, item in value.items():
+            problem = _check_value(item, {}, f"{where}.{key}", depth + 1)
+            if problem:
+                return problem
+    return None
+
+
+def validate_arguments(t: Tool, arguments: Any) -> str | None:
+    """First problem with ``arguments`` for tool ``t``, or ``None`` when they are valid."""
+    if not isinstance(arguments, dict):
+        return f"arguments of {t.name} must be a JSON object, got {_type_name(arguments)}"
+    properties = t.parameters["properties"]
+    for key in arguments:
+        if not isinstance(key, str) or key not in properties:
+            known = ", ".join(properties) or "none"
+            return f"unknown parameter {str(key)[:80]!r} for {t.name} (parameters: {known})"
+    missing = [p for p in t.required if p not in arguments]
+    if missing:
+        return f"missing required parameter(s) for {t.name}: {', '.join(missing)}"
+    for key, value in arguments.items():
+        problem = _check_value(value, properties[key], f"parameter {key!r}")
+        if problem:
+            return problem
+    return None
+
+
+# -------------------------------------------------------------------------- toolbox
+
+
+class Toolbox:
+    """The tools of one domain: schemas, validation and execution against a connection."""
+
+    def __init__(self, tools: Iterable[Tool]):
+        self._tools: dict[str, Tool] = {}
+        for t in tools:
+            if t.name in self._tools:
+                raise ValueError(f"duplicate tool name {t.name!r}")
+            self._tools[t.name] = t
+        self.schemas: list[dict] = [t.schema for t in self._tools.values()]
+
+    @classmethod
+    def from_module(cls, module: Any) -> "Toolbox":
+        """Collect every :class:`Tool` defined in a module, in definition order."""
+        return cls(v for v in vars(module).values() if isinstance(v, Tool))
+
+    def __getitem__(self, name: str) -> Tool:
+        return self._tools[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __iter__(self):
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def call(self, db: sqlite3.Connection, name: Any, arguments: Any) -> ToolResult:
+        """Validate and run one call. Never raises for anything the caller sends.
+
+        A WRITE call runs inside a savepoint: if it fails, nothing it did stays.
+        """
+        if not isinstance(name, str) or name not in self._tools:
+            shown = name[:80] if isinstance(name, str) else repr(name)[:80]
+            return ToolResult(False, f"Error: unknown tool {shown!r}", str(shown), stage=0)
+        t = self._tools[name]
+        problem = validate_arguments(t, arguments)
+        if problem:
+            return ToolResult(False, f"Error: {problem}", name, stage=1)
+        if t.category is Category.WRITE:
+            db.execute("SAVEPOINT tool_call")
+        try:
+            value = t.fn(db, **arguments)
+            content = to_json(value)
+        except ToolError as error:
+            if t.category is Category.WRITE:
+                db.execute("ROLLBACK TO tool_call")
+                db.execute("RELEASE tool_call")
+            return ToolResult(False, f"Error: {error}", name, stage=2)
+        except (sqlite3.Error, ValueError, TypeError, OverflowError, ArithmeticError,
+                RecursionError, MemoryError, KeyError, IndexError) as error:
+            if t.category is Category.WRITE:
+                db.execute("ROLLBACK TO tool_call")
+                db.execute("RELEASE tool_call")
+            return ToolResult(False, f"Error: {type(error).__name__}: {error}", name, stage=2)
+        if t.category is Category.WRITE:
+            db.execute("RELEASE tool_call")
+        return ToolResult(True, content, name, stage=3)

@@ -1,0 +1,1 @@
+"""Domains: one folder each, registered in ``tool_gym.core.domain.DOMAINS``."""
