@@ -15,6 +15,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import sqlite_utils
+
 from .domain import Domain, get_domain
 from .tools import ToolResult
 
@@ -116,16 +118,10 @@ def canonical_json(value: Any) -> str:
 
 
 def export_tables(db: sqlite3.Connection) -> dict[str, list[dict]]:
-    """Every user table as a list of row dicts in rowid order (the generic export)."""
-    names = [r[0] for r in db.execute(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
-        "ORDER BY name")]
-    out = {}
-    for name in names:
-        cursor = db.execute(f'SELECT * FROM "{name}" ORDER BY rowid')
-        columns = [c[0] for c in cursor.description]
-        out[name] = [dict(zip(columns, row)) for row in cursor]
-    return out
+    """Every table as a list of row dicts in rowid order (the generic export)."""
+    tables = sqlite_utils.Database(db)
+    return {name: list(tables[name].rows_where(order_by="rowid"))
+            for name in sorted(tables.table_names()) if not name.startswith("sqlite_")}
 
 
 class Sandbox:

@@ -265,6 +265,7 @@ _JSON_TYPES: dict[str, Callable[[Any], bool]] = {
 #: Longest string accepted in any argument (characters). Longer ones are an error.
 MAX_STRING = 100_000
 _MAX_DEPTH = 32
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
 
 
 def _type_name(value: Any) -> str:
@@ -284,6 +285,8 @@ def _check_value(value: Any, schema: dict, where: str, depth: int = 0) -> str | 
             return f"{where} must be of type {' or '.join(kinds)}, got {_type_name(value)}"
     if isinstance(value, float) and not math.isfinite(value):
         return f"{where} must be a finite number"
+    if isinstance(value, int) and not isinstance(value, bool) and not _INT_MIN <= value <= _INT_MAX:
+        return f"{where} is out of range (a 64-bit integer at most)"
     if isinstance(value, str):
         if len(value) > MAX_STRING:
             return f"{where} is too long ({len(value)} characters; at most {MAX_STRING})"
