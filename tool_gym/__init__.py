@@ -1,6 +1,23 @@
-"""tool_gym: Gymnasium environments for LLM agents that use tools over many turns."""
+"""tool_gym: Gymnasium environments for LLM agents that use tools over many turns.
+
+Importing the package registers every environment id with Gymnasium.
+"""
+
+from gymnasium.envs.registration import register, registry
 
 from .core.sandbox import Sandbox, sandbox
 
-__all__ = ["Sandbox", "sandbox"]
 __version__ = "0.1.0"
+
+#: Every registered id: (id, entry point, kwargs, max_episode_steps). One table.
+ENVIRONMENTS = [
+    ("ToolRetail-v0", "tool_gym.envs.tool_env:ToolEnv", {"domain": "retail"}, 100),
+]
+
+for _id, _entry, _kwargs, _steps in ENVIRONMENTS:
+    if _id not in registry:
+        register(id=_id, entry_point=_entry, kwargs=_kwargs, max_episode_steps=_steps)
+
+ENV_IDS = [e[0] for e in ENVIRONMENTS]
+
+__all__ = ["ENVIRONMENTS", "ENV_IDS", "Sandbox", "sandbox"]

@@ -28,6 +28,8 @@ class Domain:
             defines ``state_hash``.
         invariants: ``db -> list of problems``; empty when the domain's rules hold.
         policy: the policy text the agent must follow.
+        tasks: the domain's :class:`~tool_gym.core.tasks.TaskKit` (hidden-intent tasks).
+        transfer_tool: the tool that hands the conversation to a human (ends an episode).
     """
 
     name: str
@@ -40,6 +42,8 @@ class Domain:
     canonical: str | None = None
     invariants: Callable[[sqlite3.Connection], list[str]] = lambda db: []
     policy: str = ""
+    tasks: Any = None
+    transfer_tool: str | None = None
 
 
 #: Short name -> module that defines ``DOMAIN``. One line per domain.

@@ -1,0 +1,135 @@
+"""Rule-based verification of an episode: constraints by outcome, redundancy, policy.
+
+Nothing here asks a model. ``PolicyMonitor`` watches the episode as it happens and
+counts the violations that code can see; ``verify`` checks every constraint of the task
+on the final database, counts redundant writes and computes the terminal score:
+
+    fraction  = satisfied constraints / constraints
+    penalty   = max(0, 1 - 0.25 * (redundant writes + violations))
+    score     = fraction * penalty        if the episode ended by the user or a transfer
+              = 0                         otherwise (error limit, truncation), as in tau2
+    success   = score == 1.0
+
+so the score is 1.0 only when every constraint holds, no write was redundant and no rule
+was broken.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Sequence
+
+from .tasks import Task, TaskKit
+
+#: Violation kinds and what they mean.
+VIOLATIONS = {
+    "write_before_authentication": "a write before the user was authenticated",
+    "write_without_confirmation": "a write without an explicit yes in the preceding user turn",
+    "write_on_other_user": "a write on data of a user other than the authenticated one",
+    "multiple_writes_in_turn": "more than one write between two user turns",
+    "multiple_calls_in_message": "more than one tool call in one agent message",
+    "call_and_message_together": "a tool call and a message to the user in one agent message",
+}
+
+#: How episodes end. Only the first two count, as in tau2.
+ENDED_OK = ("user_stop", "transfer")
+
+
+@dataclass
+class WriteRecord:
+    tool: str
+    target: str | None
+    owner: str | None
+    ok: bool
+
+
+@dataclass
+class PolicyMonitor:
+    """Counts violations of the rules that code can check, as the episode runs."""
+
+    auth_tools: tuple[str, ...]
+    authenticated: str | None = None
+    confirmed: bool = False
+    writes_this_turn: int = 0
+    violations: Counter = field(default_factory=Counter)
+    writes: list[WriteRecord] = field(default_factory=list)
+
+    def on_user_message(self, text: str, is_confirmation: bool) -> None:
+        self.confirmed = is_confirmation
+        self.writes_this_turn = 0
+
+    def on_agent_action(self, n_calls: int, has_message: bool) -> None:
+        if n_calls > 1:
+            self.violations["multiple_calls_in_message"] += 1
+        if n_calls and has_message:
+            self.violations["call_and_message_together"] += 1
+
+    def on_call(self, tool: str, is_write: bool, ok: bool, content: str,
+                target: str | None = None, owner: str | None = None) -> None:
+        if tool in self.auth_tools and ok:
+            self.authenticated = content.strip().strip('"')
+        if not is_write:
+            return
+        self.writes.append(WriteRecord(tool, target, owner, ok))
+        if self.authenticated is None:
+            self.violations["write_before_authentication"] += 1
+        elif owner is not None and owner != self.authenticated:
+            self.violations["write_on_other_user"] += 1
+        if self.writes_this_turn >= 1:
+            self.violations["multiple_writes_in_turn"] += 1
+        elif not self.confirmed:
+            self.violations["write_without_confirmation"] += 1
+        self.writes_this_turn += 1
+        self.confirmed = False  # one yes covers one write
+
+
+@dataclass
+class Verification:
+    score: float
+    success: bool
+    constraints: list[dict]
+    redundant_writes: int
+    violations: int
+    violation_counts: dict[str, int]
+    ended: str
+    satisfied_fraction: float
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def count_redundant(task: Task, writes: Sequence[WriteRecord]) -> int:
+    """Successful writes that no constraint needs (wrong entity, or needed no more)."""
+    wanted = Counter(w for c in task.constraints for w in c.writes)
+    redundant = 0
+    for w in writes:
+        if not w.ok:
+            continue
+        key = (w.tool, w.target)
+        if wanted[key] > 0:
+            wanted[key] -= 1
+        else:
+            redundant += 1
+    return redundant
+
+
+def verify(task: Task, kit: TaskKit, db: sqlite3.Connection, agent_messages: Sequence[str],
+           monitor: PolicyMonitor, ended: str) -> Verification:
+    """Check the task on the final database and score the episode."""
+    results = [
+        {"type": c.type, "satisfied": bool(kit.check(db, task, c, agent_messages))}
+        for c in task.constraints
+    ]
+    satisfied = sum(r["satisfied"] for r in results)
+    fraction = satisfied / len(results) if results else 1.0
+    redundant = count_redundant(task, monitor.writes)
+    n_violations = sum(monitor.violations.values())
+    penalty = max(0.0, 1.0 - 0.25 * (redundant + n_violations))
+    score = fraction * penalty if ended in ENDED_OK else 0.0
+    return Verification(
+        score=score, success=score == 1.0, constraints=results, redundant_writes=redundant,
+        violations=n_violations, violation_counts=dict(sorted(monitor.violations.items())),
+        ended=ended, satisfied_fraction=fraction,
+    )

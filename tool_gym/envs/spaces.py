@@ -1,0 +1,144 @@
+"""Text spaces that truly contain LLM text.
+
+Gymnasium's ``Text`` space only contains strings over its charset (alphanumerics by
+default), so a real model's output (punctuation, JSON, non-Latin letters) would not be
+in it. ``LLMText`` contains every ``str`` up to ``max_length`` characters; its
+``sample()`` still draws from a charset. ``ToolActionSpace`` samples what an agent of
+the domain would send: tool calls in several formats with plausible or broken
+arguments, messages to the user, and malformed text.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import string
+from typing import Any, Sequence
+
+import numpy as np
+from gymnasium.spaces import Text
+
+from ..core.tools import Toolbox
+
+_SAMPLE_CHARSET = string.ascii_letters + string.digits + string.punctuation + " éüß中文"
+
+
+class LLMText(Text):
+    """Any Python string of at most ``max_length`` characters."""
+
+    def __init__(self, max_length: int = 100_000, *, min_length: int = 0,
+                 seed: int | np.random.Generator | None = None):
+        super().__init__(max_length=max_length, min_length=min_length,
+                         charset=_SAMPLE_CHARSET, seed=seed)
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
+
+    def sample(self, mask=None, probability=None) -> str:  # noqa: D401
+        if mask is None and probability is None:
+            length = int(self.np_random.integers(self.min_length, min(self.max_length, 200) + 1))
+            return super().sample(mask=(length, None))
+        return super().sample(mask=mask, probability=probability)
+
+    def __repr__(self) -> str:
+        return f"LLMText({self.min_length}, {self.max_length})"
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, LLMText) and other.min_length == self.min_length
+                and other.max_length == self.max_length)
+
+
+_MESSAGES = (
+    "Hello! How can I help you today?",
+    "Could you please tell me your email address?",
+    "Can you give me your first name, last name and zip code?",
+    "Which order are you asking about?",
+    "Is there anything else I can help you with?",
+    "I'm sorry, I can't help with that request.",
+    "Let me check that for you.",
+)
+_BROKEN = (
+    "<tool_call>{\"name\": ",
+    "<tool_call>not json</tool_call>",
+    "{\"arguments\": {}}",
+    "get_user_details(user_id=__import__('os'))",
+    "",
+)
+
+
+def sample_values(db: sqlite3.Connection, names: Sequence[str], per_name: int = 16) -> dict:
+    """Up to ``per_name`` real values for each parameter name that is also a column name
+    somewhere in the database (read once per template; feeds realistic samples)."""
+    wanted = set(names)
+    values: dict[str, list] = {}
+    tables = [r[0] for r in db.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
+        "ORDER BY name")]
+    for table in tables:
+        for column in (r[1] for r in db.execute(f'PRAGMA table_info("{table}")')):
+            if column in wanted and column not in values:
+                rows = db.execute(f'SELECT DISTINCT "{column}" FROM "{table}" '
+                                  f'WHERE "{column}" IS NOT NULL ORDER BY rowid LIMIT ?',
+                                  (per_name,)).fetchall()
+                values[column] = [r[0] for r in rows]
+    return values
+
+
+class ToolActionSpace(LLMText):
+    """Actions of a tool domain: any text; samples are realistic agent outputs."""
+
+    def __init__(self, toolbox: Toolbox, values: dict[str, list] | None = None,
+                 max_length: int = 100_000, seed: int | np.random.Generator | None = None):
+        super().__init__(max_length=max_length, seed=seed)
+        self.toolbox = toolbox
+        self.values = values or {}
+
+    def _argument(self, name: str, schema: dict) -> Any:
+        rng = self.np_random
+        if "enum" in schema and rng.random() < 0.8:
+            return schema["enum"][int(rng.integers(len(schema["enum"])))]
+        kind = schema.get("type")
+        pool = self.values.get(name) or self.values.get(name.rstrip("s"))
+        if kind == "string":
+            if pool and rng.random() < 0.8:
+                return str(pool[int(rng.integers(len(pool)))])
+            return "".join(rng.choice(list(string.ascii_lowercase), size=int(rng.integers(1, 12))))
+        if kind == "integer":
+            return int(rng.integers(-5, 100))
+        if kind == "number":
+            return float(np.round(rng.uniform(-10, 500), 2))
+        if kind == "boolean":
+            return bool(rng.random() < 0.5)
+        if kind == "array":
+            n = int(rng.integers(0, 3))
+            return [self._argument(name, schema.get("items", {"type": "string"})) for _ in range(n)]
+        return {}
+
+    def sample(self, mask=None, probability=None) -> str:
+        if mask is not None or probability is not None:
+            return super().sample(mask=mask, probability=probability)
+        rng = self.np_random
+        roll = rng.random()
+        if roll < 0.2:
+            return _MESSAGES[int(rng.integers(len(_MESSAGES)))]
+        if roll < 0.28:
+            return _BROKEN[int(rng.integers(len(_BROKEN)))]
+        tools = list(self.toolbox)
+        t = tools[int(rng.integers(len(tools)))]
+        props = t.parameters["properties"]
+        args = {k: self._argument(k, v) for k, v in props.items()
+                if k in t.required or rng.random() < 0.5}
+        if rng.random() < 0.1 and args:  # a broken call: drop or mistype an argument
+            key = sorted(args)[int(rng.integers(len(args)))]
+            if rng.random() < 0.5:
+                del args[key]
+            else:
+                args[key] = 12345
+        call = {"name": t.name, "arguments": args}
+        style = rng.random()
+        if style < 0.6:
+            return f"<tool_call>{json.dumps(call, ensure_ascii=False)}</tool_call>"
+        if style < 0.9:
+            return json.dumps(call, ensure_ascii=False)
+        body = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in args.items())
+        return f"{t.name}({body})".replace("true", "True").replace("false", "False")

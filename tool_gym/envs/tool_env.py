@@ -1,0 +1,306 @@
+"""``ToolEnv``: a multi-turn, hidden-intent tool-use episode for any domain."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Callable
+
+import gymnasium as gym
+import numpy as np
+
+from ..core.actions import ParsedAction, ToolCall, parse_action
+from ..core.domain import get_domain
+from ..core.rewards import RewardConfig
+from ..core.sandbox import Sandbox, template
+from ..core.tasks import SamplerConfig, Task
+from ..core.tools import Category
+from ..core.users import ScriptedUser, has_stop_marker, is_confirmation
+from ..core.verify import PolicyMonitor, verify
+from .spaces import LLMText, ToolActionSpace, sample_values
+
+#: Size of the frozen test set of every domain (tied to the env version).
+TEST_SET_SIZE = 200
+
+
+class ToolEnv(gym.Env):
+    """A user with a hidden intent, a tool API over a live SQLite database, and an agent.
+
+    ## Description
+
+    Each episode draws a task: a user of the domain's database and one or more needs of
+    that user (constraints sampled from the database so that each is feasible, CoVe
+    style). The agent sees only the user's messages and the tools' results. It acts by
+    calling a tool or by writing a message to the user. A simulated user reveals its needs
+    one at a time in fuzzy terms (never ids it would not know), answers identity
+    questions, confirms proposed writes that match its intent and ends the conversation
+    when its needs are met or it gives up. At the end the final database is verified
+    against the hidden constraints by rules, with no model in the loop.
+
+    ## Action Space
+
+    Text (``LLMText``: any string up to ``max_text_length`` characters): an LLM's raw
+    output. Tool calls may be written as Hermes ``<tool_call>{json}</tool_call>`` blocks,
+    a bare JSON object ``{"name", "arguments"}`` or a list of them, Python call syntax
+    ``name(key=value)`` (literals only, never evaluated), an OpenAI assistant message dict
+    with ``tool_calls``, or ``ToolCall`` objects. Text without a call is a message to the
+    user. ``action_space.sample()`` draws realistic calls of the domain's tools (some with
+    broken arguments), messages and malformed text.
+
+    ## Observation Space
+
+    Text (``LLMText``): the tool's result (JSON text or ``Error: ...``; the results of
+    several calls in one action are joined by newlines), or the user's reply. The first
+    observation is the user's opening message.
+
+    ## Rewards
+
+    A tool-call step earns ``validity_weight x validity``, where validity is 0, 1/3, 2/3
+    or 1 for: the tool exists, its arguments are valid, it ran without error (averaged
+    over the calls of the step). The final step adds ``terminal_weight x score``, the
+    verification score of ``tool_gym.core.verify`` (1.0 only when every constraint holds
+    with no redundant write and no policy violation), or the binary success. See
+    ``RewardConfig``.
+
+    ## Starting State
+
+    A fresh private copy of the domain's template database (generated from ``db_seed``,
+    or imported from ``data``) and a task drawn with the env's ``np_random``: the same
+    seed gives the same task, database and user behaviour. ``options={"task_id": ...}``
+    selects a task (``"train-<n>"``, any n >= 0; ``"test-<n>"``, 0 <= n < 200).
+
+    ## Episode End
+
+    Terminated when the user ends the conversation (needs met, or gave up after too
+    many turns without progress), when the agent calls the domain's transfer tool, or
+    when the agent has made ``max_errors`` errors (unparseable actions or failed calls).
+    Truncated after ``max_turns`` agent actions (and by Gymnasium's ``TimeLimit`` through
+    ``max_episode_steps``). ``info["verification"]`` is present on the final step.
+
+    ## Arguments
+
+    - ``domain``: a registered domain (``"retail"``).
+    - ``split``: ``"train"`` (procedurally generated, unbounded) or ``"test"`` (the
+      frozen set of 200 tasks over users disjoint from train).
+    - ``user``: ``"scripted"`` or a factory ``(task, kit, db, rng) -> User``.
+    - ``reward``: ``"cove"``, ``"sparse"``, ``"binary"``, a dict or a ``RewardConfig``.
+    - ``max_turns``, ``max_errors``: limits described above; ``patience``: user turns
+      without progress before giving up.
+    - ``db_seed``: seed of the generated database; ``data``: path to public data instead.
+    - ``min_constraints``, ``max_constraints``, ``fuzziness``, ``distractors``,
+      ``constraint_types``: task difficulty knobs (``SamplerConfig``).
+    - ``max_text_length``: the bound of the text spaces.
+    - ``render_mode``: ``"ansi"`` returns the transcript, ``"human"`` prints it.
+
+    ## Version History
+
+    - v0: initial release.
+    """
+
+    metadata = {"render_modes": ["human", "ansi"]}
+
+    def __init__(
+        self,
+        domain: str,
+        split: str = "train",
+        user: str | Callable[..., Any] = "scripted",
+        reward: str | RewardConfig | dict | None = "cove",
+        max_turns: int = 60,
+        max_errors: int = 10,
+        patience: int = 6,
+        db_seed: int = 0,
+        data: str | None = None,
+        min_constraints: int = 1,
+        max_constraints: int = 3,
+        fuzziness: float = 1.0,
+        distractors: float = 0.5,
+        constraint_types: tuple[str, ...] | None = None,
+        max_text_length: int = 100_000,
+        render_mode: str | None = None,
+    ):
+        if split not in ("train", "test"):
+            raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if isinstance(user, str) and user != "scripted":
+            raise ValueError(
+                f"user={user!r}: use 'scripted' or pass a factory (task, kit, db, rng) -> User")
+        self.domain = get_domain(domain)
+        if self.domain.tasks is None:
+            raise ValueError(f"domain {domain!r} has no task kit")
+        self.kit = self.domain.tasks
+        self.split = split
+        self.user_factory = user
+        self.reward_config = RewardConfig.named(reward)
+        self.max_turns = max_turns
+        self.max_errors = max_errors
+        self.patience = patience
+        self.sampler = SamplerConfig(min_constraints, max_constraints, fuzziness, distractors,
+                                     tuple(constraint_types) if constraint_types else None)
+        self.template = template(domain, db_seed, data)
+        self.render_mode = render_mode
+        toolbox = self.domain.toolbox
+        names = tuple(sorted({p for t in toolbox for p in t.parameters["properties"]}))
+        with Sandbox(self.template) as box:
+            values = sample_values(box.db, names)
+        self.action_space = ToolActionSpace(toolbox, values, max_length=max_text_length)
+        self.observation_space = LLMText(max_length=max_text_length)
+        self._base_info = {"tools": toolbox.schemas, "policy": self.domain.policy}
+        self._db_key = int.from_bytes(
+            hashlib.sha256(repr(self.template.key).encode()).digest()[:4], "little")
+        self.sandbox: Sandbox | None = None
+        self.task: Task | None = None
+
+    # ------------------------------------------------------------------ task choice
+    def _task_rng(self, split: str, index: int) -> np.random.Generator:
+        return np.random.default_rng([self._db_key, 0 if split == "train" else 1, index])
+
+    def _choose_task_id(self, options: dict | None) -> tuple[str, int]:
+        task_id = (options or {}).get("task_id")
+        if task_id is None:
+            if self.split == "test":
+                return "test", int(self.np_random.integers(TEST_SET_SIZE))
+            return "train", int(self.np_random.integers(2**31))
+        split, _, number = str(task_id).rpartition("-")
+        if split not in ("train", "test") or not number.isdigit():
+            raise ValueError(f"task_id must look like 'train-<n>' or 'test-<n>', got {task_id!r}")
+        index = int(number)
+        if split == "test" and index >= TEST_SET_SIZE:
+            raise ValueError(f"test task ids go from test-0 to test-{TEST_SET_SIZE - 1}")
+        return split, index
+
+    def make_task(self, task_id: str) -> Task:
+        """The task with this id, on a private copy of the template (no episode started)."""
+        split, index = self._choose_task_id({"task_id": task_id})
+        with Sandbox(self.template) as box:
+            return self.kit.sample(box.db, self._task_rng(split, index), split, self.sampler,
+                                   f"{split}-{index}")
+
+    # ------------------------------------------------------------------ gym API
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        split, index = self._choose_task_id(options)
+        if self.sandbox is not None:
+            self.sandbox.close()
+        self.sandbox = Sandbox(self.template)
+        self.task = self.kit.sample(self.sandbox.db, self._task_rng(split, index), split,
+                                    self.sampler, f"{split}-{index}")
+        user_rng = np.random.default_rng(self.np_random.integers(2**63))
+        if self.user_factory == "scripted":
+            self.user = ScriptedUser(self.task, self.kit, self.sandbox.db, user_rng,
+                                     patience=self.patience)
+        else:
+            self.user = self.user_factory(self.task, self.kit, self.sandbox.db, user_rng)
+        self.monitor = PolicyMonitor(tuple(self.kit.auth_tools))
+        self.turn = 0
+        self.errors = 0
+        self.tool_calls = 0
+        self.agent_messages: list[str] = []
+        self.transcript: list[tuple[str, str]] = []
+        self._pending_writes: list[tuple[str, str, str | None]] = []
+        self._done = False
+        opening = self.user.opening()
+        self.monitor.on_user_message(opening, False)
+        self.transcript.append(("user", opening))
+        return opening, self._info(validity=None)
+
+    def _info(self, validity: float | None, **extra) -> dict:
+        info = dict(self._base_info)
+        info.update(task_id=self.task.id, turn=self.turn, validity=validity,
+                    errors=self.errors, tool_calls=self.tool_calls)
+        info.update(extra)
+        return info
+
+    def _run_call(self, call: ToolCall) -> tuple[str, float]:
+        box = self.sandbox
+        result = box.call(call.name, call.arguments)
+        self.tool_calls += 1
+        tool = box.toolbox[call.name] if call.name in box.toolbox else None
+        is_write = tool is not None and tool.category is Category.WRITE and result.stage >= 2
+        target = owner = None
+        if is_write and isinstance(call.arguments, dict):
+            first = next(iter(tool.input_entities), None)
+            target = call.arguments.get(first) if first else None
+            owner = self.kit.owner(box.db, call.name, call.arguments)
+        self.monitor.on_call(call.name, is_write, result.ok, result.content, target, owner)
+        if is_write and result.ok:
+            self._pending_writes.append((call.name, target, owner))
+        if not result.ok:
+            self.errors += 1
+        return result.content, result.validity
+
+    def step(self, action: Any):
+        if self.task is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        if self._done:
+            raise gym.error.ResetNeeded("the episode has ended; call reset()")
+        self.turn += 1
+        parsed: ParsedAction = parse_action(action, tool_names=self.domain.toolbox.names,
+                                            max_length=self.observation_space.max_length)
+        ended = None
+        validity = None
+        reward = 0.0
+        if parsed.error is not None:
+            self.errors += 1
+            observation = f"Error: {parsed.error}"
+            validity = 0.0
+            reward = self.reward_config.error_penalty
+            self.transcript.append(("agent", repr(action)[:2000]))
+        elif parsed.calls:
+            self.monitor.on_agent_action(len(parsed.calls), bool(parsed.message))
+            outputs, validities = [], []
+            for call in parsed.calls:
+                self.transcript.append(("call", f"{call.name}({call.arguments})"))
+                content, v = self._run_call(call)
+                outputs.append(content)
+                validities.append(v)
+                self.transcript.append(("tool", content))
+                if call.name == self.domain.transfer_tool and v == 1.0:
+                    ended = "transfer"
+            if parsed.message:
+                self.agent_messages.append(parsed.message)
+            observation = "\n".join(outputs)
+            validity = sum(validities) / len(validities)
+            reward = self.reward_config.step(validities)
+        else:
+            message = parsed.message or ""
+            self.agent_messages.append(message)
+            self.transcript.append(("agent", message))
+            reply = self.user.respond(message, tuple(self._pending_writes))
+            self._pending_writes.clear()
+            self.monitor.on_user_message(reply, is_confirmation(reply))
+            self.transcript.append(("user", reply))
+            observation = reply
+            if has_stop_marker(reply) or self.user.done:
+                ended = "user_stop"
+        if ended is None and self.errors >= self.max_errors:
+            ended = "error_limit"
+        truncated = ended is None and self.turn >= self.max_turns
+        if truncated:
+            ended = "truncated"
+        terminated = ended is not None and not truncated
+        info_extra = {}
+        if ended is not None:
+            self._done = True
+            result = verify(self.task, self.kit, self.sandbox.db, self.agent_messages,
+                            self.monitor, ended)
+            reward += self.reward_config.final(result.score, result.success)
+            info_extra["verification"] = result.to_dict()
+        max_len = self.observation_space.max_length
+        if len(observation) > max_len:
+            observation = observation[: max_len - 20] + " ...[truncated]"
+        return observation, float(reward), terminated, truncated, self._info(validity, **info_extra)
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode")
+            return None
+        text = "\n".join(f"[{who}] {what}" for who, what in self.transcript)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self):
+        if self.sandbox is not None:
+            self.sandbox.close()
+            self.sandbox = None
