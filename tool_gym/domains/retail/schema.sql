@@ -32,6 +32,7 @@ CREATE TABLE users (
 );
 CREATE INDEX users_email ON users(lower(email), ord);
 CREATE INDEX users_name_zip ON users(lower(first_name), lower(last_name), zip, ord);
+CREATE INDEX users_zip ON users(zip, ord);
 
 CREATE TABLE payment_methods (
     id        TEXT PRIMARY KEY,
@@ -58,7 +59,7 @@ CREATE TABLE orders (
     exchange_items             TEXT,               -- JSON array or NULL
     exchange_new_items         TEXT,               -- JSON array or NULL
     exchange_payment_method_id TEXT,
-    exchange_price_difference  REAL,
+    exchange_price_difference,                     -- no type: keeps tau2's int 0 and -0.0
     return_items               TEXT,               -- JSON array or NULL
     return_payment_method_id   TEXT,
     ord        INTEGER NOT NULL

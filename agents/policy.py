@@ -1,0 +1,268 @@
+"""Policies: what plays the agent's side of a ``tool_gym`` episode.
+
+A policy sees exactly what an LLM would: the observation text and the ``info`` dict
+(``info["tools"]`` holds the OpenAI tool schemas, ``info["policy"]`` the domain's rules).
+It returns the raw action for the env: model text (Hermes ``<tool_call>`` blocks or a
+message to the user) or an OpenAI-style message dict.
+
+``load_policy(spec)`` turns a command-line string into a policy:
+
+- ``"oracle"``: :class:`~agents.oracle.OraclePolicy` (solves the hidden task),
+- ``"random"``: :class:`RandomPolicy`,
+- ``"module:Class"``: imports ``module`` and instantiates ``Class()``,
+- ``"hf:PATH"`` / ``"openai:URL#MODEL"``: model-backed policies (not available yet).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import zlib
+from typing import Any, Protocol, runtime_checkable
+
+import gymnasium as gym
+import numpy as np
+
+from tool_gym.core.actions import ToolCall
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """The agent's side of an episode.
+
+    ``reset`` is called once per episode with the first observation (the user's opening
+    message), the reset ``info`` and the env itself (privileged policies such as the
+    oracle read the hidden task from it; model policies ignore it). ``act`` returns the
+    next raw action.
+
+    For resumable, reproducible evaluations a policy's behaviour in an episode must be a
+    function of that episode only: ``reset`` must clear any state left by earlier episodes
+    (and reseed any randomness from the episode).
+    """
+
+    def reset(self, observation: str, info: dict, env: "gym.Env | None" = None) -> None:
+        ...
+
+    def act(self, observation: str, info: dict) -> str | dict:
+        ...
+
+
+# ---------------------------------------------------------------------------- random
+
+_MESSAGES = (
+    "Hello, how can I help you today?",
+    "Could you tell me your email address?",
+    "What is your name and zip code?",
+    "Which order do you mean?",
+    "Let me look into that.",
+    "Done.",
+    "Sorry, I cannot help with that.",
+    "Is there anything else I can help you with?",
+    "Can you confirm that?",
+    "ok",
+)
+_WORDS = ("order", "item", "refund", "please", "yes", "no", "address", "cancel", "the",
+          "exchange", "payment", "status", "user", "thanks", "help", "return")
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_TOKEN = re.compile(r"[#\w@.\-]{3,40}")
+
+
+class RandomPolicy:
+    """A policy that acts at random, as a floor for every metric.
+
+    Each action is, with probability ``1 - message_prob``, one tool call in Hermes format:
+    a tool drawn uniformly from ``info["tools"]``, every required argument and each
+    optional one with probability 1/2, values drawn from the parameter's JSON schema
+    (enums, random strings, numbers, booleans, short arrays) or, with probability
+    ``seen_prob``, a value seen in an earlier observation (an id, an email, a JSON value
+    from a tool result). Otherwise it is a short random message to the user.
+
+    Deterministic: the generator is reseeded at every ``reset`` from ``seed``, the
+    episode's reset seed (``env.unwrapped.np_random_seed`` when an env is passed), the
+    task id and the opening message, so an episode's actions do not depend on which
+    episodes ran before it.
+    """
+
+    def __init__(self, seed: int = 0, message_prob: float = 0.2, seen_prob: float = 0.3):
+        if not 0.0 <= message_prob <= 1.0 or not 0.0 <= seen_prob <= 1.0:
+            raise ValueError("message_prob and seen_prob must lie in [0, 1]")
+        self.seed = int(seed)
+        self.message_prob = message_prob
+        self.seen_prob = seen_prob
+        self.rng = np.random.default_rng(self.seed)
+        self.tools: list[dict] = []
+        self.seen: list[Any] = []
+
+    # -- Policy API
+    def reset(self, observation: str, info: dict, env: "gym.Env | None" = None) -> None:
+        entropy = [self.seed, zlib.crc32(f"{info.get('task_id')}\0{observation}".encode(
+            "utf-8", "surrogatepass"))]
+        env_seed = getattr(getattr(env, "unwrapped", None), "np_random_seed", None)
+        if isinstance(env_seed, (int, np.integer)) and env_seed >= 0:
+            entropy.append(int(env_seed))
+        self.rng = np.random.default_rng(entropy)
+        self.tools = list(info.get("tools") or [])
+        self.seen = []
+        self._observe(observation)
+
+    def act(self, observation: str, info: dict) -> str:
+        self._observe(observation)
+        if not self.tools:
+            self.tools = list(info.get("tools") or [])
+        if not self.tools or self.rng.random() < self.message_prob:
+            return self._message()
+        schema = self.tools[int(self.rng.integers(len(self.tools)))]
+        function = schema.get("function", schema)
+        return ToolCall(str(function.get("name", "")), self._arguments(
+            function.get("parameters") or {})).to_hermes()
+
+    # -- helpers
+    def _pick(self, items):
+        return items[int(self.rng.integers(len(items)))]
+
+    def _message(self) -> str:
+        if self.rng.random() < 0.6:
+            return self._pick(_MESSAGES)
+        words = [self._pick(_WORDS) for _ in range(int(self.rng.integers(1, 8)))]
+        if self.seen and self.rng.random() < 0.5:
+            words.append(str(self._pick(self.seen)))
+        return " ".join(words)
+
+    def _arguments(self, parameters: dict) -> dict:
+        properties = parameters.get("properties") or {}
+        required = set(parameters.get("required") or ())
+        arguments = {}
+        for name in properties:  # schema order: deterministic
+            if name in required or self.rng.random() < 0.5:
+                arguments[name] = self._value(properties[name] or {})
+        return arguments
+
+    def _value(self, schema: dict, depth: int = 0) -> Any:
+        if schema.get("enum"):
+            return self._pick(list(schema["enum"]))
+        kind = schema.get("type", "string")
+        if isinstance(kind, list):
+            kind = self._pick(kind) if kind else "string"
+        if kind in ("string", "integer", "number") and self.seen \
+                and self.rng.random() < self.seen_prob:
+            value = self._seen_value(kind)
+            if value is not None:
+                return value
+        if kind == "integer":
+            return int(self.rng.integers(-5, 1000))
+        if kind == "number":
+            return round(float(self.rng.uniform(0, 1000)), 2)
+        if kind == "boolean":
+            return bool(self.rng.integers(2))
+        if kind == "array":
+            if depth >= 2:
+                return []
+            items = schema.get("items") or {}
+            return [self._value(items, depth + 1) for _ in range(int(self.rng.integers(0, 4)))]
+        if kind == "object":
+            return {}
+        return self._random_string()
+
+    def _seen_value(self, kind: str) -> Any:
+        if kind == "string":
+            return str(self._pick(self.seen))
+        numbers = [v for v in self.seen if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if not numbers:
+            return None
+        value = self._pick(numbers)
+        return int(value) if kind == "integer" else float(value)
+
+    def _random_string(self) -> str:
+        form = int(self.rng.integers(4))
+        letters = "".join(self._pick(_LETTERS) for _ in range(int(self.rng.integers(3, 10))))
+        if form == 0:
+            return "#W" + "".join(str(int(d)) for d in self.rng.integers(0, 10, size=7))
+        if form == 1:
+            return f"{letters}@example.com"
+        if form == 2:
+            return f"{letters}_{int(self.rng.integers(1000, 10000))}"
+        return letters
+
+    def _observe(self, text: Any) -> None:
+        """Remember values from an observation (JSON scalars, or id-like tokens)."""
+        if not isinstance(text, str) or not text:
+            return
+        found: list[Any] = []
+        try:
+            _scalars(json.loads(text), found)
+        except (ValueError, RecursionError):
+            found = [t for t in _TOKEN.findall(text) if any(c.isdigit() or c in "@#" for c in t)]
+        for value in found[:50]:
+            if value not in self.seen:
+                self.seen.append(value)
+        del self.seen[:-200]
+
+
+def _scalars(value: Any, out: list, depth: int = 0) -> None:
+    if depth > 8 or len(out) >= 50:
+        return
+    if isinstance(value, dict):
+        for item in value.values():
+            _scalars(item, out, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _scalars(item, out, depth + 1)
+    elif isinstance(value, str):
+        if 0 < len(value) <= 60:
+            out.append(value)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        out.append(value)
+
+
+# ---------------------------------------------------------------------------- loading
+
+_LATER = {
+    "hf": "hf:PATH (a Hugging Face model as the policy)",
+    "openai": "openai:URL#MODEL (an OpenAI-compatible server as the policy)",
+}
+
+
+def load_policy(spec: str, **kwargs: Any) -> Policy:
+    """The policy named by ``spec``.
+
+    ``"oracle"`` and ``"random"`` build the built-in policies (``kwargs`` go to their
+    constructors, e.g. ``seed`` for the random policy); ``"module:Class"`` imports
+    ``module`` and calls ``Class(**kwargs)`` (no arguments by default; ``Class`` may be a
+    dotted path inside the module). ``hf:`` and ``openai:`` specs are reserved for
+    model-backed policies and are not available yet.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"policy spec must be a non-empty string, got {spec!r}")
+    spec = spec.strip()
+    if spec == "oracle":
+        from .oracle import OraclePolicy
+
+        return OraclePolicy(**kwargs)
+    if spec == "random":
+        return RandomPolicy(**kwargs)
+    prefix, sep, rest = spec.partition(":")
+    if sep and prefix in _LATER:
+        raise ValueError(f"policy {spec!r}: {_LATER[prefix]} is not available yet")
+    if sep and prefix and rest and not rest.startswith("//"):
+        try:
+            module = importlib.import_module(prefix)
+        except ImportError as error:
+            raise ValueError(f"policy {spec!r}: cannot import module {prefix!r}: {error}") \
+                from error
+        target: Any = module
+        for part in rest.split("."):
+            try:
+                target = getattr(target, part)
+            except AttributeError:
+                raise ValueError(f"policy {spec!r}: module {prefix!r} has no attribute "
+                                 f"{rest!r}") from None
+        if not callable(target):
+            raise ValueError(f"policy {spec!r}: {rest!r} is not a class")
+        policy = target(**kwargs)
+        if not isinstance(policy, Policy):
+            raise ValueError(f"policy {spec!r}: {rest!r} does not implement "
+                             f"reset(observation, info, env) and act(observation, info)")
+        return policy
+    raise ValueError(f"unknown policy {spec!r}: use 'oracle', 'random', 'module:Class', "
+                     f"'hf:PATH' or 'openai:URL#MODEL'")

@@ -1,0 +1,87 @@
+"""One episode of a policy in an env, reduced to a JSON-ready record.
+
+``run_episode`` is the one episode loop of the project's evaluation: ``evaluate.py`` calls
+it for every (task, trial), and batched or distributed rollouts reuse it per worker.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+
+from .policy import Policy
+
+
+def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | None,
+                max_steps: int | None = None) -> dict[str, Any]:
+    """Play one episode of ``task_id`` with ``policy`` and return its record.
+
+    The env is reset with ``seed`` and ``options={"task_id": task_id}`` (no option when
+    ``task_id`` is ``None``); the policy is reset with the opening observation, the info
+    and the env; then ``policy.act`` drives ``env.step`` until the episode terminates or
+    is truncated (or after ``max_steps`` steps, recorded as ``ended="max_steps"``).
+
+    The record holds only values that are a function of the episode (no wall-clock
+    time): ``task_id``, ``seed``, ``success``, ``score``, ``satisfied_fraction``,
+    ``turns``, ``steps``, ``tool_calls``, ``errors``, ``violations``,
+    ``violation_counts``, ``redundant_writes``, ``constraints`` (a list of
+    ``{"type", "satisfied"}``), ``ended``, ``reward`` (the sum of step rewards) and
+    ``verified``. ``verified`` is false when the final step carried no
+    ``info["verification"]`` (e.g. a ``TimeLimit`` wrapper cut the episode before the env
+    ended it): the episode then counts as a failure with score 0, and its constraints are
+    listed as unsatisfied when the env exposes its task.
+    """
+    options = {"task_id": task_id} if task_id is not None else None
+    observation, info = env.reset(seed=seed, options=options)
+    policy.reset(observation, info, env)
+    total_reward = 0.0
+    steps = 0
+    terminated = truncated = False
+    while not (terminated or truncated):
+        if max_steps is not None and steps >= max_steps:
+            break
+        action = policy.act(observation, info)
+        observation, reward, terminated, truncated, info = env.step(action)
+        total_reward += float(reward)
+        steps += 1
+
+    verification = info.get("verification")
+    record: dict[str, Any] = {
+        "task_id": info.get("task_id", task_id),
+        "seed": seed,
+        "turns": int(info.get("turn", steps)),
+        "steps": steps,
+        "tool_calls": int(info.get("tool_calls", 0)),
+        "errors": int(info.get("errors", 0)),
+        "reward": total_reward,
+        "verified": verification is not None,
+    }
+    if verification is not None:
+        record.update(
+            success=bool(verification["success"]),
+            score=float(verification["score"]),
+            satisfied_fraction=float(verification.get("satisfied_fraction", 0.0)),
+            constraints=[{"type": str(c["type"]), "satisfied": bool(c["satisfied"])}
+                         for c in verification.get("constraints", [])],
+            violations=int(verification.get("violations", 0)),
+            violation_counts={str(k): int(v) for k, v in
+                              sorted(verification.get("violation_counts", {}).items())},
+            redundant_writes=int(verification.get("redundant_writes", 0)),
+            ended=str(verification.get("ended", "")),
+        )
+    else:
+        task = getattr(getattr(env, "unwrapped", env), "task", None)
+        constraints = getattr(task, "constraints", None) or ()
+        if truncated:
+            ended = "time_limit"
+        elif terminated:
+            ended = "terminated"
+        else:
+            ended = "max_steps"
+        record.update(
+            success=False, score=0.0, satisfied_fraction=0.0,
+            constraints=[{"type": str(c.type), "satisfied": False} for c in constraints],
+            violations=0, violation_counts={}, redundant_writes=0, ended=ended,
+        )
+    return record

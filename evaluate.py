@@ -1,0 +1,272 @@
+"""Evaluate a policy on a tool_gym environment: pass^k over tasks x trials, resumable.
+
+    python evaluate.py --policy oracle --tasks 50 --trials 2
+    python evaluate.py --policy random --split train --tasks 100
+    python evaluate.py --policy mypkg.agent:MyPolicy --env-kwargs '{"max_turns": 30}'
+
+Every (task, trial) is one episode, reset with a seed that is a function of
+(--seed, task id, trial) only. Each finished episode is appended at once as one JSON line
+to ``OUT/episodes.jsonl``. Rerunning with the same ``--out`` resumes: finished episodes
+are kept and skipped, a partial last line left by a kill is dropped. At the end the
+episodes file is rewritten in (task, trial) order, and ``OUT/summary.json`` and
+``OUT/pass_hat_k.png`` are written. Nothing written depends on wall-clock time, so two
+runs with the same arguments (interrupted or not) write byte-identical files.
+"""
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import sys
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import gymnasium as gym
+from tqdm import tqdm
+
+import tool_gym  # noqa: F401  (registers the environments)
+from agents import load_policy
+from agents.rollout import run_episode
+from tool_gym.core.metrics import summarize
+
+
+@dataclass
+class Args:
+    env: str = field(default="ToolRetail-v0", metadata={
+        "help": "Gymnasium id of the environment"})
+    policy: str = field(default="oracle", metadata={
+        "help": "policy: 'oracle', 'random' or 'module:Class' (instantiated with no arguments)"})
+    split: str = field(default="test", metadata={
+        "help": "task split: 'train' or 'test'", "choices": ("train", "test")})
+    tasks: typing.Optional[int] = field(default=None, metadata={
+        "help": "evaluate the first N task ids of the split (<split>-0 .. <split>-(N-1)); "
+                "default: all 200 test tasks, or 100 train tasks"})
+    task_ids: typing.Optional[str] = field(default=None, metadata={
+        "help": "comma-separated task ids to evaluate instead of --tasks (e.g. test-3,test-7)"})
+    trials: int = field(default=4, metadata={
+        "help": "trials per task (k of pass^k goes up to this)"})
+    seed: int = field(default=0, metadata={
+        "help": "base seed; each episode's reset seed is a function of (seed, task id, trial)"})
+    out: typing.Optional[str] = field(default=None, metadata={
+        "help": "output directory (default: runs/<env>-<policy>-<split>); rerun to resume"})
+    env_kwargs: str = field(default="{}", metadata={
+        "help": "JSON object of keyword arguments for gym.make"})
+
+
+DEFAULT_TASKS = {"test": 200, "train": 100}
+EPISODES, SUMMARY, PLOT, CONFIG = "episodes.jsonl", "summary.json", "pass_hat_k.png", "config.json"
+
+
+def parse_args(argv=None) -> Args:
+    """Command-line flags from the fields of ``Args`` (``--task-ids`` for ``task_ids``)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    hints = typing.get_type_hints(Args)
+    for f in dataclasses.fields(Args):
+        kind = hints[f.name]
+        if typing.get_origin(kind) is typing.Union:  # Optional[X]
+            kind = next(a for a in typing.get_args(kind) if a is not type(None))
+        parser.add_argument("--" + f.name.replace("_", "-"), type=kind, default=f.default,
+                            help=f.metadata["help"] + ("" if f.default is None
+                                                       else f" (default: {f.default})"),
+                            choices=f.metadata.get("choices"))
+    return Args(**vars(parser.parse_args(argv)))
+
+
+def resolve_task_ids(args: Args) -> list:
+    """The task ids to evaluate, in evaluation order."""
+    if args.task_ids is not None:
+        if args.tasks is not None:
+            raise SystemExit("give --tasks or --task-ids, not both")
+        ids = [t.strip() for t in args.task_ids.split(",") if t.strip()]
+        if not ids or len(set(ids)) != len(ids):
+            raise SystemExit(f"--task-ids must list distinct task ids, got {args.task_ids!r}")
+        return ids
+    count = DEFAULT_TASKS[args.split] if args.tasks is None else args.tasks
+    if count < 1:
+        raise SystemExit(f"--tasks must be positive, got {count}")
+    return [f"{args.split}-{i}" for i in range(count)]
+
+
+def episode_seed(seed: int, task_id: str, trial: int) -> int:
+    """The reset seed of one episode: a hash of (base seed, task id, trial), < 2**31."""
+    digest = hashlib.sha256(f"{seed}\0{task_id}\0{trial}".encode()).digest()
+    return int.from_bytes(digest[:4], "little") & 0x7FFFFFFF
+
+
+def default_out(args: Args) -> Path:
+    name = f"{args.env}-{args.policy}-{args.split}"
+    return Path("runs") / re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+
+
+def check_config(out: Path, config: dict) -> None:
+    """Write ``config.json``, or check that a resumed run used the same settings."""
+    path = out / CONFIG
+    text = json.dumps(config, indent=2, sort_keys=True) + "\n"
+    if path.exists():
+        old = json.loads(path.read_text())
+        if old != config:
+            raise SystemExit(f"{out} holds a run with other settings ({old}); "
+                             f"use another --out or delete it")
+        return
+    write_atomic(path, text)
+
+
+def load_episodes(path: Path) -> dict:
+    """Finished episodes of an earlier run, by (task_id, trial).
+
+    A last line without its newline (a write cut by a kill) or that is not valid JSON is
+    dropped and truncated from the file; a broken line elsewhere is an error. When a
+    (task_id, trial) appears twice, the first line counts.
+    """
+    if not path.exists():
+        return {}
+    data = path.read_bytes()
+    records, keep, offset = [], 0, 0
+    lines = data.split(b"\n")[:-1]  # complete lines only: a cut last line has no newline
+    for number, line in enumerate(lines, 1):
+        offset += len(line) + 1
+        try:
+            record = json.loads(line)
+            record["task_id"], record["trial"]  # noqa: B018 - required keys
+        except (ValueError, KeyError, TypeError):
+            if number == len(lines):  # a final line that was cut: drop it
+                break
+            raise SystemExit(f"{path}:{number} is not an episode record; fix or delete it")
+        records.append(record)
+        keep = offset
+    if keep != len(data):
+        with open(path, "r+b") as f:
+            f.truncate(keep)
+            os.fsync(f.fileno())
+    done = {}
+    for record in records:
+        done.setdefault((record["task_id"], record["trial"]), record)
+    return done
+
+
+def append_episode(path: Path, record: dict) -> None:
+    """Append one line and make it durable before going on."""
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(record, sort_keys=True) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def print_table(summary: dict) -> None:
+    print(f"\n{summary['episodes']} episodes over {summary['tasks']} tasks")
+    print(f"{'k':>3}  {'pass^k':>7}  {'95% CI':>17}  {'pass@k':>7}")
+    for k, value in summary["pass_hat_k"].items():
+        low, high = summary["pass_hat_k_ci"][k]
+        print(f"{k:>3}  {value:7.3f}  [{low:6.3f}, {high:6.3f}]  {summary['pass_at_k'][k]:7.3f}")
+    if summary["constraint_types"]:
+        print(f"\n{'constraint type':<28}{'n':>5}{'satisfied':>11}{'episode success':>17}")
+        for name, row in summary["constraint_types"].items():
+            print(f"{name:<28}{row['constraints']:>5}{row['satisfied_rate']:>11.3f}"
+                  f"{row['episode_success_rate']:>17.3f}")
+    violations = summary["violations"]
+    print(f"\nmean score {summary['mean_score']:.3f}   mean turns {summary['mean_turns']:.2f}"
+          f"   mean tool calls {summary['mean_tool_calls']:.2f}")
+    print(f"violations {violations['total']} ({violations['per_episode']:.3f}/episode"
+          f"{', ' if violations['by_kind'] else ''}"
+          + ", ".join(f"{k}: {v}" for k, v in violations["by_kind"].items()) + ")"
+          f"   redundant writes {summary['redundant_writes']['total']}")
+    print("ended: " + ", ".join(f"{k}: {v}" for k, v in summary["ended"].items()))
+
+
+def plot(summary: dict, path: Path, title: str) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"matplotlib is not installed: skipping {path.name}")
+        return
+    ks = [int(k) for k in summary["pass_hat_k"]]
+    values = [summary["pass_hat_k"][str(k)] for k in ks]
+    lows = [summary["pass_hat_k_ci"][str(k)][0] for k in ks]
+    highs = [summary["pass_hat_k_ci"][str(k)][1] for k in ks]
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ax.fill_between(ks, lows, highs, alpha=0.25, label="95% CI")
+    ax.plot(ks, values, marker="o", label="pass^k")
+    ax.set(xlabel="k", ylabel="pass^k", ylim=(-0.02, 1.02), xticks=ks, title=title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Software": None})
+    plt.close(fig)
+
+
+def main(argv=None) -> dict:
+    args = parse_args(argv)
+    if args.trials < 1:
+        raise SystemExit(f"--trials must be positive, got {args.trials}")
+    env_kwargs = json.loads(args.env_kwargs)
+    if not isinstance(env_kwargs, dict):
+        raise SystemExit("--env-kwargs must be a JSON object")
+    task_ids = resolve_task_ids(args)
+    out = Path(args.out) if args.out else default_out(args)
+    out.mkdir(parents=True, exist_ok=True)
+    config = {"env": args.env, "policy": args.policy, "seed": args.seed,
+              "env_kwargs": env_kwargs}
+    check_config(out, config)
+
+    # Resume: keep what an earlier run finished, play the rest in (task, trial) order.
+    episodes_path = out / EPISODES
+    done = load_episodes(episodes_path)
+    episodes_path.touch()
+    plan = [(task_id, trial) for task_id in task_ids for trial in range(args.trials)]
+    todo = [key for key in plan if key not in done]
+    if done:
+        print(f"resuming in {out}: {len(plan) - len(todo)} of {len(plan)} episodes done")
+
+    env = gym.make(args.env, **env_kwargs)
+    policy = load_policy(args.policy)
+    bar = tqdm(total=len(plan), initial=len(plan) - len(todo), desc=f"{args.policy}",
+               unit="ep", file=sys.stderr, dynamic_ncols=True)
+    try:
+        for task_id, trial in todo:
+            seed = episode_seed(args.seed, task_id, trial)
+            record = run_episode(env, policy, seed, task_id)
+            record.update(task_id=task_id, trial=trial, seed=seed)
+            append_episode(episodes_path, record)
+            done[(task_id, trial)] = record
+            bar.update(1)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: rerun the same command to resume into {out}", file=sys.stderr)
+        raise
+    finally:
+        bar.close()
+        env.close()
+
+    # Canonical episodes file: plan order first, then episodes of other tasks kept from
+    # earlier runs into this directory (they never count in the summary).
+    order = {task_id: i for i, task_id in enumerate(task_ids)}
+    keys = sorted(done, key=lambda key: (order.get(key[0], len(order)),
+                                         "" if key[0] in order else str(key[0]), key[1]))
+    write_atomic(episodes_path, "".join(json.dumps(done[key], sort_keys=True) + "\n"
+                                        for key in keys))
+
+    summary = summarize([done[key] for key in plan], max_k=args.trials)
+    summary["config"] = dict(config, split=args.split, trials=args.trials,
+                             task_ids=task_ids)
+    write_atomic(out / SUMMARY, json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    print_table(summary)
+    plot(summary, out / PLOT, f"{args.policy} on {args.env} ({args.split})")
+    print(f"\nwrote {episodes_path}, {out / SUMMARY}")
+    return summary
+
+
+if __name__ == "__main__":
+    main()
