@@ -177,3 +177,21 @@ def test_toolbox_collection_helpers():
     assert box["echo"] is toy.echo
     assert [s["function"]["name"] for s in box.schemas] == box.names
     assert Toolbox.from_module(toy).names == box.names
+
+
+def test_integral_floats_count_as_integers_and_are_coerced(db):
+    assert validate_arguments(toy.echo, {"flag": True, "count": 2.0, "payload": {}}) is None
+    result = toy.DOMAIN.toolbox.call(db, "echo", {"flag": True, "count": 2.0, "payload": {}})
+    assert result.ok and '"count": 2,' in result.content
+
+
+def test_keep_effects_error_keeps_partial_writes(db):
+    @tool(Category.WRITE)
+    def half(db) -> None:
+        """Writes, then fails without rollback (like some reference tools)."""
+        db.execute("UPDATE accounts SET balance = 7 WHERE account_id = 'acc1_0'")
+        raise ToolError("failed after a write", keep_effects=True)
+    result = Toolbox([half]).call(db, "half", {})
+    assert not result.ok and result.content == "Error: failed after a write"
+    assert db.execute("SELECT balance FROM accounts WHERE account_id='acc1_0'").fetchone()[0] == 7
+    assert not db.in_transaction

@@ -49,6 +49,7 @@ class Domain:
 #: Short name -> module that defines ``DOMAIN``. One line per domain.
 DOMAINS: dict[str, str] = {
     "retail": "tool_gym.domains.retail",
+    "airline": "tool_gym.domains.airline",
 }
 
 

@@ -60,7 +60,16 @@ class Entity:
 
 
 class ToolError(Exception):
-    """Raised by a tool for a failure the caller should see as ``Error: <message>``."""
+    """Raised by a tool for a failure the caller should see as ``Error: <message>``.
+
+    Whatever the call wrote before raising is rolled back, unless ``keep_effects`` is
+    true: some reference implementations (tau2) have no rollback, and a faithful port
+    must then keep the writes made before the error.
+    """
+
+    def __init__(self, message: str, *, keep_effects: bool = False):
+        super().__init__(message)
+        self.keep_effects = keep_effects
 
 
 @dataclass(frozen=True)
@@ -254,7 +263,8 @@ def tool(
 
 _JSON_TYPES: dict[str, Callable[[Any], bool]] = {
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)
+                          or isinstance(v, float) and v.is_integer()),
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "array": lambda v: isinstance(v, list),
@@ -331,6 +341,16 @@ def validate_arguments(t: Tool, arguments: Any) -> str | None:
     return None
 
 
+def _coerce_integers(t: Tool, arguments: dict) -> dict:
+    """``2.0`` for an integer parameter becomes ``2`` (JSON Schema counts it as an integer)."""
+    props = t.parameters["properties"]
+    if not any(isinstance(v, float) and props[k].get("type") == "integer"
+               for k, v in arguments.items()):
+        return arguments
+    return {k: int(v) if isinstance(v, float) and props[k].get("type") == "integer" else v
+            for k, v in arguments.items()}
+
+
 # -------------------------------------------------------------------------- toolbox
 
 
@@ -378,6 +398,7 @@ class Toolbox:
         problem = validate_arguments(t, arguments)
         if problem:
             return ToolResult(False, f"Error: {problem}", name, stage=1)
+        arguments = _coerce_integers(t, arguments)
         if t.category is Category.WRITE:
             db.execute("SAVEPOINT tool_call")
         try:
@@ -385,7 +406,8 @@ class Toolbox:
             content = to_json(value)
         except ToolError as error:
             if t.category is Category.WRITE:
-                db.execute("ROLLBACK TO tool_call")
+                if not error.keep_effects:
+                    db.execute("ROLLBACK TO tool_call")
                 db.execute("RELEASE tool_call")
             return ToolResult(False, f"Error: {error}", name, stage=2)
         except (sqlite3.Error, ValueError, TypeError, OverflowError, ArithmeticError,

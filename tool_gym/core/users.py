@@ -142,8 +142,8 @@ class ScriptedUser:
                 return self._finish(self._pick([
                     "That's everything, thank you!", "Great, that's all I needed. Thanks!",
                     "Perfect, thanks for your help."]))
-            return self._pick(["Thanks. One more thing:", "Great. Also,",
-                               "Thank you. There's something else:"]) + " " + \
+            return self._pick(["Thanks. One more thing.", "Great. I have another request.",
+                               "Thank you. There's something else."]) + " " + \
                 self.kit.request(self.task, self.current, self.rng)
         need = self.current
         if need is None:  # nothing left (e.g. after a correction): end politely

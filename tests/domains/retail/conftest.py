@@ -140,7 +140,10 @@ def make_tiny_data() -> dict:
             "orders": [],
         },
     }
-    fulfilled = lambda *ids: [{"tracking_id": ["123456789012"], "item_ids": list(ids)}]  # noqa: E731
+
+    def fulfilled(*ids):
+        return [{"tracking_id": ["123456789012"], "item_ids": list(ids)}]
+
     orders = {
         "#W9000001": _order("#W9000001", "ada_moss_1234", dict(AUSTIN), [
             _lamp("2000000001", 31.5, LAMP_WHITE_LED),

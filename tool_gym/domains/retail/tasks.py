@@ -51,10 +51,9 @@ proven by a query run at sampling time (kept as ``Description.proof``):
 * "my default address" (``{"default_address": True}``).
 
 Order, item and variant descriptions are relative to the task's user and the constraint's
-order. Speed: ``sample`` runs about ten small indexed queries for one or two users, never a
-scan of a whole table; most of its cost on a fresh connection is SQLite compiling those
-statements (the proof queries have fixed texts with JSON parameters so that each compiles
-once per connection).
+order. Speed: ``sample`` runs about a dozen small indexed queries for one or two users, never
+a scan of a whole table, and keeps no state between calls. On a fresh sandbox most of its
+cost is SQLite loading the schema and compiling those statements (once per connection).
 """
 
 from __future__ import annotations
@@ -150,58 +149,36 @@ _REASON_PHRASE = {"no longer needed": "it's no longer needed",
                   "ordered by mistake": "it was ordered by mistake"}
 
 
-# Queries with JSON array parameters (fixed texts: one compiled statement per connection).
-# The elements are enumerated with a recursive CTE, not with ``json_each``: SQLite 3.40
-# crashes (segfault) when a connection that ran ``json_each`` together with a table is
-# ``deserialize``d (as ``Sandbox.restore`` does) and runs ``json_each`` again.
+# Plain parameterized SQL only: no ``json_each`` (SQLite 3.40 crashes when a connection that
+# ran ``json_each`` together with a table is ``deserialize``d, as ``Sandbox.restore`` does, and
+# runs ``json_each`` again) and no recursive CTEs (slow to compile on every fresh sandbox).
 
-#: ``e(n, value)``: the elements of the JSON array ``?1`` with their positions.
-_ELEMENTS = (
-    "WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k "
-    "WHERE n + 1 < json_array_length(?1)), "
-    "e(n, value) AS (SELECT n, json_extract(?1, '$[' || n || ']') FROM k)")
-#: Users at uniform random positions of the rowid range, one per number in [0, 1) of the
-#: JSON array ``?1``, in the array's order (missing rowids give no row).
-_USER_BATCH = _ELEMENTS + (
-    ", r(lo, size) AS (SELECT (SELECT min(rowid) FROM users), "
-    "(SELECT max(rowid) FROM users) - (SELECT min(rowid) FROM users) + 1) "
-    "SELECT u.user_id FROM e, r JOIN users u "
-    "ON u.rowid = r.lo + CAST(e.value * r.size AS INTEGER) ORDER BY e.n")
-#: The users of the JSON array ``?1`` who have two orders with a product in common.
-_WITH_DISTRACTORS = _ELEMENTS + (
-    " SELECT e.value FROM e WHERE EXISTS (SELECT 1 FROM orders o JOIN order_items i "
-    "ON i.order_id = o.order_id WHERE o.user_id = e.value GROUP BY i.product_id "
-    "HAVING count(DISTINCT o.order_id) > 1) ORDER BY e.n")
-#: Proof of an order description by product names: the user's (``?2``) orders that contain
-#: every product name of the JSON array ``?1``.
-_ORDER_BY_ITEMS = _ELEMENTS + (
-    " SELECT o.order_id FROM orders o WHERE o.user_id = ?2 AND "
-    "(SELECT count(DISTINCT i.name) FROM order_items i WHERE i.order_id = o.order_id "
-    "AND i.name IN (SELECT value FROM e)) = json_array_length(?1)")
-#: Proof of an ``items`` description: for each entry {product, options, quantity} of ``?1``,
-#: the one item id among the order's (``?2``) lines of that product whose options include
-#: the entry's (at least ``quantity`` such lines), else null.
-_LINES = _ELEMENTS + (
-    " SELECT json_group_array((SELECT CASE WHEN count(DISTINCT i.item_id) = 1 AND count(*) >= "
-    "json_extract(e.value, '$.quantity') THEN min(i.item_id) END FROM order_items i "
-    "WHERE i.order_id = ?2 AND i.name = json_extract(e.value, '$.product') AND "
-    "json_patch(i.options, json_extract(e.value, '$.options')) = json(i.options))) "
-    "FROM (SELECT value FROM e ORDER BY n) e")
-#: Proof of a ``new_items`` description: for each entry {product, options} of ``?1``, the
-#: one variant of the product with exactly those options, else null.
-_VARIANTS = _ELEMENTS + (
-    " SELECT json_group_array((SELECT CASE WHEN count(*) = 1 THEN min(v.item_id) END "
-    "FROM variants v JOIN products p ON p.product_id = v.product_id "
-    "WHERE p.name = json_extract(e.value, '$.product') AND "
-    "json(v.options) = json(json_extract(e.value, '$.options')))) "
-    "FROM (SELECT value FROM e ORDER BY n) e")
+#: Has the user two orders with a product in common?
+_HAS_DISTRACTORS = (
+    "SELECT EXISTS (SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.order_id "
+    "WHERE o.user_id = ? GROUP BY i.product_id HAVING count(DISTINCT o.order_id) > 1)")
+#: Proof of one entry {product, options, quantity} of an ``items`` description: the one item
+#: id among the order's lines of that product whose options include the entry's (JSON
+#: object parameter), when at least ``quantity`` lines match; else null.
+_LINE = (
+    "(SELECT CASE WHEN count(DISTINCT item_id) = 1 AND count(*) >= ? THEN min(item_id) END "
+    "FROM order_items WHERE order_id = ? AND name = ? AND "
+    "json_patch(options, ?) = json(options))")
+#: Proof of one entry {product, options} of a ``new_items`` description: the one variant of
+#: the product with exactly those options, else null.
+_VARIANT = (
+    "(SELECT CASE WHEN count(*) = 1 THEN min(v.item_id) END FROM variants v "
+    "JOIN products p ON p.product_id = v.product_id "
+    "WHERE p.name = ? AND json(v.options) = json(?))")
 
 
 # --------------------------------------------------------------------------- helpers
 
-def _json_array(values: Sequence[str]) -> str:
-    """A JSON array as SQLite's ``json_group_array`` writes it."""
-    return json.dumps(list(values), separators=(",", ":"), ensure_ascii=False)
+@lru_cache(maxsize=1 << 16)
+def _split_of(user_id: str) -> str:
+    """``"test"`` for about 20% of user ids, by sha256 of the id (a pure function)."""
+    h = int.from_bytes(hashlib.sha256(user_id.encode("utf-8")).digest()[:8], "big")
+    return "test" if h % 100 < _TEST_SHARE else "train"
 
 
 def _pick(rng: np.random.Generator, options: Sequence[Any]) -> Any:
@@ -217,7 +194,10 @@ def _shuffled(rng: np.random.Generator, items: list) -> list:
 def _prove(db: sqlite3.Connection, query: str, params: Sequence[Any],
            expected: tuple) -> Proof | None:
     """The proof, when ``query`` returns exactly one row equal to ``expected``."""
-    rows = db.execute(query, tuple(params)).fetchall()
+    try:
+        rows = db.execute(query, tuple(params)).fetchall()
+    except sqlite3.Error:  # e.g. malformed JSON options in foreign data
+        return None
     if len(rows) != 1 or tuple(rows[0]) != tuple(expected):
         return None
     return Proof(query, tuple(params), tuple(expected))
@@ -440,8 +420,7 @@ class RetailTasks:
     # ------------------------------------------------------------------ split
     @staticmethod
     def split_of(user_id: str) -> str:
-        h = int.from_bytes(hashlib.sha256(str(user_id).encode("utf-8")).digest()[:8], "big")
-        return "test" if h % 100 < _TEST_SHARE else "train"
+        return _split_of(str(user_id))
 
     # ------------------------------------------------------------------ sampling
     def sample(self, db: sqlite3.Connection, rng: np.random.Generator, split: str,
@@ -510,22 +489,33 @@ class RetailTasks:
         product; the other users of those batches follow.
         """
         size = _BATCH_TRAIN if split == "train" else _BATCH_TEST
+        lo, hi = db.execute("SELECT (SELECT min(rowid) FROM users), "
+                            "(SELECT max(rowid) FROM users)").fetchone()
+        if lo is None:
+            return
         seen: set[str] = set()
         deferred: list[str] = []
         for batch in range(_BATCHES):
-            draws = [round(float(x), 12) for x in rng.random(size)]
+            draws = [int(x) for x in rng.integers(lo, hi + 1, size=size)]
+            marks = ", ".join("?" * size)
+            found = dict(db.execute(f"SELECT rowid, user_id FROM users WHERE rowid IN ({marks})",
+                                    draws).fetchall())
             users: list[str] = []
-            for (u,) in db.execute(_USER_BATCH, (json.dumps(draws),)):
-                if u not in seen and self.split_of(u) == split:
+            for d in draws:
+                u = found.get(d)
+                if u is not None and u not in seen and self.split_of(u) == split:
                     seen.add(u)
                     users.append(u)
-            if prefer_distractors and batch < _DISTRACTOR_BATCHES and users:
+            if prefer_distractors and batch < _DISTRACTOR_BATCHES:
                 # only users whose orders share a product (distractors for descriptions);
                 # the others come after these batches
-                good = {u for (u,) in db.execute(_WITH_DISTRACTORS, (json.dumps(users),))}
-                deferred += [u for u in users if u not in good]
-                users = [u for u in users if u in good]
-            elif deferred:
+                for u in users:
+                    if db.execute(_HAS_DISTRACTORS, (u,)).fetchone()[0]:
+                        yield u
+                    else:
+                        deferred.append(u)
+                continue
+            if deferred:
                 users, deferred = deferred + users, []
             yield from users
         yield from deferred
@@ -600,8 +590,11 @@ class RetailTasks:
                 break
         if chosen is None:
             return None
-        names_json = json.dumps(chosen)
-        proof = _prove(db, _ORDER_BY_ITEMS, (names_json, user.user_id), (oid,))
+        marks = ", ".join("?" * len(chosen))
+        proof = _prove(db, "SELECT o.order_id FROM orders o WHERE o.user_id = ? AND "
+                           "(SELECT count(DISTINCT i.name) FROM order_items i WHERE "
+                           f"i.order_id = o.order_id AND i.name IN ({marks})) = {len(chosen)}",
+                       (user.user_id, *chosen), (oid,))
         if proof is None:
             return None
         text = "my order with " + _join([f"the {n}" for n in chosen])
@@ -639,7 +632,10 @@ class RetailTasks:
             entries.append(entry)
             texts.append(_line_phrase(entry))
         value = [item_id for item_id, _ in picks]
-        proof = _prove(db, _LINES, (json.dumps(entries), order.order_id), (_json_array(value),))
+        params: list = []
+        for e in entries:
+            params += [e["quantity"], order.order_id, e["product"], json.dumps(e["options"])]
+        proof = _prove(db, "SELECT " + ", ".join([_LINE] * len(entries)), params, tuple(value))
         if proof is None:
             return None
         return Description("items", _join(texts), {"items": entries}, value, proof)
@@ -652,7 +648,11 @@ class RetailTasks:
             entries.append(entry)
             texts.append(_variant_phrase(entry))
         value = [v.item_id for _, v in picks]
-        proof = _prove(db, _VARIANTS, (json.dumps(entries),), (_json_array(value),))
+        params = []
+        for e in entries:
+            params += [e["product"], json.dumps(e["options"])]
+        proof = _prove(db, "SELECT " + ", ".join([_VARIANT] * len(entries)), params,
+                       tuple(value))
         if proof is None:
             return None
         return Description("variants", _join(texts), {"items": entries}, value, proof)
@@ -755,13 +755,16 @@ class RetailTasks:
         return None
 
     def _change_order_address(self, db, user: _User, rng, config) -> Constraint | None:
-        for o in self._orders(user, rng, lambda o: "pending" in o.status):
+        use_default = bool(rng.random() < _DEFAULT_ADDRESS_P) and not user.user_address_changed
+        orders = self._orders(user, rng, lambda o: "pending" in o.status)
+        if use_default:  # orders that do not ship to the default address first
+            orders.sort(key=lambda o: o.address == user.address)
+        for o in orders:
             desc = self._describe_order(db, user, o, rng, config)
             if desc is None:
                 continue
             refs = {"order": desc}
-            use_default = bool(rng.random() < _DEFAULT_ADDRESS_P)
-            if use_default and not user.user_address_changed and user.address != o.address:
+            if use_default and user.address != o.address:
                 proof = _prove(db, "SELECT address1, address2, city, state, country, zip "
                                    "FROM users WHERE user_id = ?", (user.user_id,),
                                tuple(user.address[k] for k in ADDRESS_KEYS))
@@ -922,7 +925,9 @@ class RetailTasks:
         return None
 
     def _return_items(self, db, user: _User, rng, config) -> Constraint | None:
-        for o in self._orders(user, rng, lambda o: o.status == "delivered" and o.payments):
+        for o in self._orders(user, rng, lambda o: o.status == "delivered"):
+            if not o.payments:
+                continue
             original = o.payments[0][2]
             methods = [m for m in user.methods
                        if m.id == original or m.source == "gift_card"]
