@@ -230,6 +230,7 @@ def measure_ours(args: Args) -> tuple[dict, dict, list[tuple[str, dict]]]:
         "gym.make warm (template cached), median ms": statistics.median(warm_make) * 1e3,
     }
 
+    env.reset(seed=args.seed)  # warm-up, untimed
     seeds = iter(range(args.seed, args.seed + args.resets))
     resets = timed(lambda: env.reset(seed=next(seeds)), args.resets, args.progress,
                    "ours: reset")
@@ -375,6 +376,7 @@ def measure_tau2(args: Args, notes: list[str]) -> dict:
                            user_llm=DEFAULT_LLM_USER, user_llm_args=user_args)
 
     try:
+        fresh_gym(tasks[-1].id).reset()  # warm-up: litellm's first (mock) completion is slow
         gyms = [fresh_gym(tasks[i % len(tasks)].id) for i in range(repeats)]
         observations = []
         it = iter(gyms)
@@ -394,6 +396,7 @@ def measure_tau2(args: Args, notes: list[str]) -> dict:
         durations = []
         g = fresh_gym(tasks[0].id, max_steps=10 * n + 10)
         g.reset()
+        g.step(actions[-1])  # warm-up, untimed
         bar = Progress(args.progress, n, desc)
         for action in cycle(actions, n):
             start = time.perf_counter()

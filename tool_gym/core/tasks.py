@@ -187,3 +187,9 @@ class TaskKit(Protocol):
 
     def plan(self, task: Task) -> list[PlanStep]:
         """The reference solution through the text interface (authentication included)."""
+
+    # Optional:
+    # def policy_violations(self, db, tool: str, arguments: dict) -> list[str]:
+    #     """Called before a schema-valid WRITE runs, on the state it would change: the
+    #     domain rules (policy-only, not enforced by the tool) that the write would break.
+    #     Each returned name counts as a violation if the write then succeeds."""

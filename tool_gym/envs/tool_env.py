@@ -13,7 +13,7 @@ from ..core.domain import get_domain
 from ..core.rewards import RewardConfig
 from ..core.sandbox import Sandbox, template
 from ..core.tasks import SamplerConfig, Task
-from ..core.tools import Category
+from ..core.tools import Category, validate_arguments
 from ..core.users import ScriptedUser, has_stop_marker, is_confirmation
 from ..core.verify import PolicyMonitor, verify
 from .spaces import LLMText, ToolActionSpace, sample_values
@@ -212,6 +212,7 @@ class ToolEnv(gym.Env):
 
     def _run_call(self, call: ToolCall) -> tuple[str, float]:
         box = self.sandbox
+        forbidden = self._policy_violations(call)
         result = box.call(call.name, call.arguments)
         self.tool_calls += 1
         tool = box.toolbox[call.name] if call.name in box.toolbox else None
@@ -224,9 +225,21 @@ class ToolEnv(gym.Env):
         self.monitor.on_call(call.name, is_write, result.ok, result.content, target, owner)
         if is_write and result.ok:
             self._pending_writes.append((call.name, target, owner))
+            for kind in forbidden:
+                self.monitor.violations[kind] += 1
         if not result.ok:
             self.errors += 1
         return result.content, result.validity
+
+    def _policy_violations(self, call: ToolCall) -> list[str]:
+        """Domain rules the write would break, judged on the state before it runs."""
+        check = getattr(self.kit, "policy_violations", None)
+        toolbox = self.sandbox.toolbox
+        if (check is None or call.name not in toolbox
+                or toolbox[call.name].category is not Category.WRITE
+                or validate_arguments(toolbox[call.name], call.arguments) is not None):
+            return []
+        return list(check(self.sandbox.db, call.name, call.arguments))
 
     def step(self, action: Any):
         if self.task is None:

@@ -122,7 +122,7 @@ _BATCH_TRAIN = 6          # rowids drawn per batch (about 80% of users are train
 _BATCH_TEST = 16          # (about 20% are test users)
 _DISTRACTOR_BATCHES = 6   # batches searched for users with similar orders, when preferred
 _ORDER_TRIES = 8          # candidate orders tried per constraint
-_DEFAULT_ADDRESS_P = 0.3  # change_order_address to "my default address"
+_DEFAULT_ADDRESS_P = 0.5  # change_order_address to "my default address"
 _TEST_SHARE = 20          # percent of users in the test split
 
 # Our own small list of places for invented new addresses: (city, state, first zip).
@@ -1185,7 +1185,8 @@ class RetailTasks:
         if t in ("modify_items", "exchange_items"):
             old_texts = [_line_phrase(e) for e in r["items"].fields["items"]]
             new_texts = [_variant_phrase(e) for e in r["new_items"].fields["items"]]
-            changes = _join([f"{o} to {n}" for o, n in zip(old_texts, new_texts)])
+            word = "to" if t == "modify_items" else "for"
+            changes = _join([f"{o} {word} {n}" for o, n in zip(old_texts, new_texts)])
             if t == "modify_items":
                 templates = (
                     "For {order}, which hasn't shipped yet, I'd like to change {changes}. "
@@ -1197,7 +1198,7 @@ class RetailTasks:
                 )
             else:
                 templates = (
-                    "I'd like to exchange items from {order}: please change {changes}. "
+                    "I'd like to exchange items from {order}: please exchange {changes}. "
                     "Use {pm} for any price difference.",
                     "For {order}, which was delivered, I want to exchange {changes}. That's "
                     "everything I want to exchange. Please settle the difference with {pm}.",
