@@ -11,14 +11,17 @@ arguments, messages to the user, and malformed text.
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 import sqlite3
 import string
+from collections.abc import Sequence as SequenceABC
 from typing import Any, Sequence
 
 import numpy as np
 from gymnasium.spaces import Text
+from gymnasium.vector.utils import (create_shared_memory, read_from_shared_memory,
+                                    write_to_shared_memory)
 
-from ..core.tools import Toolbox
 
 _SAMPLE_CHARSET = string.ascii_letters + string.digits + string.punctuation + " éüß中文"
 
@@ -87,10 +90,10 @@ def sample_values(db: sqlite3.Connection, names: Sequence[str], per_name: int = 
 class ToolActionSpace(LLMText):
     """Actions of a tool domain: any text; samples are realistic agent outputs."""
 
-    def __init__(self, toolbox: Toolbox, values: dict[str, list] | None = None,
+    def __init__(self, tools: Sequence[dict], values: dict[str, list] | None = None,
                  max_length: int = 100_000, seed: int | np.random.Generator | None = None):
         super().__init__(max_length=max_length, seed=seed)
-        self.toolbox = toolbox
+        self.tools = [t["function"] for t in tools]  # OpenAI schemas: plain data, picklable
         self.values = values or {}
 
     def _argument(self, name: str, schema: dict) -> Any:
@@ -123,22 +126,75 @@ class ToolActionSpace(LLMText):
             return _MESSAGES[int(rng.integers(len(_MESSAGES)))]
         if roll < 0.28:
             return _BROKEN[int(rng.integers(len(_BROKEN)))]
-        tools = list(self.toolbox)
-        t = tools[int(rng.integers(len(tools)))]
-        props = t.parameters["properties"]
+        t = self.tools[int(rng.integers(len(self.tools)))]
+        props = t["parameters"]["properties"]
+        required = t["parameters"].get("required", [])
         args = {k: self._argument(k, v) for k, v in props.items()
-                if k in t.required or rng.random() < 0.5}
+                if k in required or rng.random() < 0.5}
         if rng.random() < 0.1 and args:  # a broken call: drop or mistype an argument
             key = sorted(args)[int(rng.integers(len(args)))]
             if rng.random() < 0.5:
                 del args[key]
             else:
                 args[key] = 12345
-        call = {"name": t.name, "arguments": args}
+        call = {"name": t["name"], "arguments": args}
         style = rng.random()
         if style < 0.6:
             return f"<tool_call>{json.dumps(call, ensure_ascii=False)}</tool_call>"
         if style < 0.9:
             return json.dumps(call, ensure_ascii=False)
         body = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in args.items())
-        return f"{t.name}({body})".replace("true", "True").replace("false", "False")
+        return f"{t['name']}({body})".replace("true", "True").replace("false", "False")
+
+
+# ------------------------------------------------------- vector envs (shared memory)
+# Gymnasium's AsyncVectorEnv passes observations through shared memory, which for ``Text``
+# stores charset indices (dropping every character outside the charset) and is read once,
+# into immutable strings that never change afterwards. ``LLMText`` stores Unicode code
+# points (one int32 for the length, then the text) and reads them through a live view,
+# which the vector env's copy of the observations turns into a plain tuple of strings.
+
+
+class _SharedTexts(SequenceABC):
+    """Live, read-only view of the texts in a shared buffer."""
+
+    def __init__(self, data: np.ndarray):
+        self._data = data
+
+    def __len__(self) -> int:
+        return self._data.shape[0]
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        row = self._data[index]
+        return "".join(map(chr, row[1: 1 + row[0]]))
+
+    def __deepcopy__(self, memo) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __eq__(self, other) -> bool:
+        return tuple(self) == tuple(other) if isinstance(other, SequenceABC) else NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+@create_shared_memory.register(LLMText)
+def _create_llm_text_shared_memory(space: LLMText, n: int = 1, ctx=mp):
+    return ctx.Array(np.dtype(np.int32).char, n * (space.max_length + 1))
+
+
+@read_from_shared_memory.register(LLMText)
+def _read_llm_text_from_shared_memory(space: LLMText, shared_memory, n: int = 1):
+    data = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
+    return _SharedTexts(data.reshape((n, space.max_length + 1)))
+
+
+@write_to_shared_memory.register(LLMText)
+def _write_llm_text_to_shared_memory(space: LLMText, index: int, value: str, shared_memory):
+    size = space.max_length + 1
+    destination = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
+    codes = np.fromiter(map(ord, value), dtype=np.int32, count=len(value))
+    destination[index * size] = len(codes)
+    destination[index * size + 1: index * size + 1 + len(codes)] = codes

@@ -96,7 +96,7 @@ class ToolEnv(gym.Env):
     - v0: initial release.
     """
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -142,7 +142,7 @@ class ToolEnv(gym.Env):
         names = tuple(sorted({p for t in toolbox for p in t.parameters["properties"]}))
         with Sandbox(self.template) as box:
             values = sample_values(box.db, names)
-        self.action_space = ToolActionSpace(toolbox, values, max_length=max_text_length)
+        self.action_space = ToolActionSpace(toolbox.schemas, values, max_length=max_text_length)
         self.observation_space = LLMText(max_length=max_text_length)
         self._base_info = {"tools": toolbox.schemas, "policy": self.domain.policy}
         self._db_key = int.from_bytes(

@@ -545,3 +545,18 @@ def test_sampling_survives_restore(tpl):
             run_calls(box, plan_calls(task))
             assert all(TASKS.check(box.db, task, c, plan_messages(task))
                        for c in task.constraints)
+
+
+def test_a_type_no_user_can_satisfy_is_skipped(tpl):
+    """When no user can satisfy a type (no processed orders left), tasks are still drawn
+    from the other types."""
+    with Sandbox(tpl) as box:
+        box.db.execute("UPDATE orders SET status = 'delivered' WHERE status = 'processed'")
+        for seed in range(20):
+            task = TASKS.sample(box.db, np.random.default_rng(seed), SPLITS[seed % 2],
+                                SamplerConfig(types=("cancel_processed_order",
+                                                     "change_user_address")), "t")
+            assert [c.type for c in task.constraints] == ["change_user_address"]
+        with pytest.raises(RuntimeError):
+            TASKS.sample(box.db, np.random.default_rng(0), "train",
+                         SamplerConfig(types=("cancel_processed_order",)), "t")

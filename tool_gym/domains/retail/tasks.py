@@ -72,7 +72,8 @@ import numpy as np
 from ...core.actions import ToolCall
 from ...core.tasks import Constraint, Description, PlanStep, Proof, SamplerConfig, Task
 
-__all__ = ["RetailTasks", "TASKS", "REASONS", "CONSTRAINT_TYPES"]
+__all__ = ["RetailTasks", "TASKS", "REASONS", "CONSTRAINT_TYPES", "WRITE_CALLS", "ADDRESS_KEYS",
+           "mentions_answer"]
 
 REASONS = ("no longer needed", "ordered by mistake")
 #: Address fields in the order of the tools' parameters.
@@ -117,6 +118,7 @@ _USER_TOOLS = frozenset({"modify_user_address", "get_user_details"})
 _USER_TRIES = 40          # users drawn before settling for fewer constraints
 _LEAD_TRIES = 25          # users read who must satisfy the first need's type
 _USER_DRAWS = 400         # users drawn (read or skipped) at most
+_LEAD_DRAWS = 120         # users drawn before the first need's type may be any type
 _BATCHES = 40             # batches of random users drawn before scanning the table
 _BATCH_TRAIN = 6          # rowids drawn per batch (about 80% of users are train users)
 _BATCH_TEST = 16          # (about 20% are test users)
@@ -460,7 +462,7 @@ class RetailTasks:
         for draw, user_id in enumerate(self._users(db, rng, split, prefer)):
             if loads >= _USER_TRIES or draw >= _USER_DRAWS:
                 break
-            first = lead if loads < _LEAD_TRIES else None
+            first = lead if loads < _LEAD_TRIES and draw < _LEAD_DRAWS else None
             if first is not None and not _may_lead(db, first, user_id):
                 skipped.append(user_id)  # cannot satisfy the first need: not read
                 continue
