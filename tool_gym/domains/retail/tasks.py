@@ -1346,7 +1346,6 @@ _LEAD_STATUSES: dict[str, tuple[str, ...] | None] = {
     "cancel_order": ("pending",),
     "modify_items": ("pending",),
     "change_order_address": ("pending", "pending (item modified)"),
-    "change_order_payment": ("pending", "pending (item modified)"),
     "return_items": ("delivered",),
     "exchange_items": ("delivered",),
     "info_tracking": ("delivered", "processed"),
@@ -1361,6 +1360,11 @@ def _may_lead(db: sqlite3.Connection, kind: str, user_id: str) -> bool:
     if kind == "info_gift_card_balance":
         return db.execute("SELECT count(*) FROM payment_methods WHERE user_id = ? AND "
                           "source = 'gift_card'", (user_id,)).fetchone()[0] == 1
+    if kind == "change_order_payment":
+        return db.execute(
+            "SELECT (SELECT count(*) FROM payment_methods WHERE user_id = ?1) > 1 AND EXISTS "
+            "(SELECT 1 FROM orders WHERE user_id = ?1 AND status LIKE '%pending%')",
+            (user_id,)).fetchone()[0] == 1
     if kind not in _LEAD_STATUSES:
         return True
     need = _LEAD_STATUSES[kind]
