@@ -45,6 +45,7 @@ class Template:
         self.domain = domain
         self.key = key
         self._lock = threading.Lock()
+        self._local = threading.local()
         if _HAS_SERIALIZE:
             self.image: bytes | None = db.serialize()
             self._db = None
@@ -62,6 +63,19 @@ class Template:
             with self._lock:
                 self._db.backup(db)
         return _configure(db)
+
+    def reader(self) -> sqlite3.Connection:
+        """A connection to the template's state kept open for reads (one per thread).
+
+        Task samplers read the initial state here: its statements stay prepared from one
+        episode to the next, which a freshly deserialized connection cannot offer. Never
+        write through it.
+        """
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = self.open()
+            db.execute("PRAGMA query_only = ON")
+        return db
 
     @property
     def digest(self) -> str:
@@ -180,6 +194,15 @@ class Sandbox:
         else:  # pragma: no cover
             snapshot.backup(self.db)
         _configure(self.db)
+
+    def reset(self) -> None:
+        """Put back the template's state in this connection (cheaper than a new sandbox:
+        the connection and its statement cache are kept)."""
+        if self.template.image is not None:
+            self.restore(self.template.image)
+        else:  # pragma: no cover - Python 3.10
+            self.db.close()
+            self.db = self.template.open()
 
     def check_integrity(self) -> list[str]:
         """Problems found by SQLite's integrity and foreign-key checks and the domain's

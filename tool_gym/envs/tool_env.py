@@ -171,19 +171,19 @@ class ToolEnv(gym.Env):
     def make_task(self, task_id: str) -> Task:
         """The task with this id, on a private copy of the template (no episode started)."""
         split, index = self._choose_task_id({"task_id": task_id})
-        with Sandbox(self.template) as box:
-            return self.kit.sample(box.db, self._task_rng(split, index), split, self.sampler,
-                                   f"{split}-{index}")
+        return self.kit.sample(self.template.reader(), self._task_rng(split, index), split,
+                               self.sampler, f"{split}-{index}")
 
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         split, index = self._choose_task_id(options)
-        if self.sandbox is not None:
-            self.sandbox.close()
-        self.sandbox = Sandbox(self.template)
-        self.task = self.kit.sample(self.sandbox.db, self._task_rng(split, index), split,
-                                    self.sampler, f"{split}-{index}")
+        if self.sandbox is None:
+            self.sandbox = Sandbox(self.template)
+        else:
+            self.sandbox.reset()
+        self.task = self.kit.sample(self.template.reader(), self._task_rng(split, index),
+                                    split, self.sampler, f"{split}-{index}")
         user_rng = np.random.default_rng(self.np_random.integers(2**63))
         if self.user_factory == "scripted":
             self.user = ScriptedUser(self.task, self.kit, self.sandbox.db, user_rng,
