@@ -1,5 +1,4 @@
 import numpy as np
-import pytest
 
 from tool_gym.core.tasks import Constraint, Description, Task
 from tool_gym.core.users import STOP, ScriptedUser, has_stop_marker, is_confirmation, mentions_all

@@ -259,10 +259,10 @@ def test_calculate(tiny_sandbox):
         fails(tiny_sandbox, "calculate", "", expression=bad)
 
 
-def test_calculate_reuses_the_retail_evaluator():
-    from tool_gym.domains.retail import tools as retail_tools
+def test_calculate_uses_the_shared_evaluator():
+    from tool_gym.core import arithmetic
 
-    assert tools._retail_tools is retail_tools
+    assert tools.arithmetic is arithmetic
 
 
 def test_transfer_to_human_agents(tiny_sandbox):

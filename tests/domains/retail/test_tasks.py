@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import statistics
-import time
 from collections import Counter
 
 import numpy as np
@@ -496,26 +494,6 @@ def test_tau2_database(tau2_db_path):
             run_calls(box, plan_calls(task))
             assert all(TASKS.check(box.db, task, c, plan_messages(task))
                        for c in task.constraints)
-
-
-# --------------------------------------------------------------------------- speed
-
-def test_sample_timing(tpl, capsys):
-    """Median time of ``sample`` on a fresh sandbox (the copy included); reported only."""
-    config = SamplerConfig()
-    copies, totals = [], []
-    for i in range(400):
-        t0 = time.perf_counter()
-        box = Sandbox(tpl)
-        t1 = time.perf_counter()
-        TASKS.sample(box.db, np.random.default_rng(i), SPLITS[i % 2], config, "t")
-        t2 = time.perf_counter()
-        box.close()
-        copies.append(t1 - t0)
-        totals.append(t2 - t0)
-    with capsys.disabled():
-        print(f"\nretail sample: median {statistics.median(totals) * 1e6:.0f} us with the "
-              f"sandbox copy ({statistics.median(copies) * 1e6:.0f} us of it)")
 
 
 def test_distractors_prefer_users_with_similar_orders(db):

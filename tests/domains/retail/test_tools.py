@@ -7,7 +7,6 @@ the toolbox's argument validation, and that failed calls change nothing.
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -310,16 +309,16 @@ def test_calculate_rejects_anything_but_arithmetic(tiny_sandbox, expression):
 
 @pytest.mark.parametrize("expression", ["9**9**9", "9 ** 9 ** 9 ** 9", "(10 ** 10) ** (10 ** 10)",
                                         "2 ** 9999999 * 2", "99999 ** 99999 // 7"])
-def test_calculate_refuses_huge_powers_quickly(tiny_sandbox, expression):
-    start = time.perf_counter()
+def test_calculate_refuses_huge_powers(tiny_sandbox, expression):
     result = run(tiny_sandbox, "calculate", expression=expression)
-    assert time.perf_counter() - start < 0.5
-    assert not result.ok
+    assert not result.ok and "too large" in result.content
 
 
 def test_calculate_evaluator_has_no_eval():
-    source = open(tools.__file__, encoding="utf-8").read()
-    assert "eval(" not in source.replace("_evaluate(", "")
+    from tool_gym.core import arithmetic
+    for module in (tools, arithmetic):
+        source = open(module.__file__, encoding="utf-8").read()
+        assert "eval(" not in source.replace("_evaluate(", "")
 
 
 def test_transfer_to_human_agents(tiny_sandbox):

@@ -28,8 +28,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Annotated, Any, Literal
 
+from ...core import arithmetic
 from ...core.tools import Category, Entity, ToolError, tool
-from ..retail import tools as _retail_tools
 from .io import (
     FLIGHT_DATE_COLUMNS,
     RESERVATION_COLUMNS,
@@ -441,7 +441,7 @@ def calculate(db, expression: str) -> str:
         expression: The arithmetic expression to calculate, such as '2 + 2'. It may contain
             numbers, the operators +, -, *, /, parentheses and spaces.
     """
-    return _retail_tools.calculate.fn(db, expression)
+    return arithmetic.calculate(expression)
 
 
 @tool(Category.GENERIC)

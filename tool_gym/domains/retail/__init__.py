@@ -13,17 +13,11 @@ from pathlib import Path
 from ...core.domain import Domain
 from ...core.tools import Toolbox
 from . import tau2, tools
+from .generate import generate
 from .invariants import invariants
 from .tasks import TASKS
 
 _HERE = Path(__file__).resolve().parent
-
-
-def generate(seed: int) -> dict:
-    """A seeded tau2-shaped database (imported lazily from ``generate.py``)."""
-    from .generate import generate as _generate
-
-    return _generate(seed)
 
 
 DOMAIN = Domain(

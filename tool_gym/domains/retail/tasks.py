@@ -241,8 +241,24 @@ def mentions_answer(answer: str, messages: Sequence[str]) -> bool:
 
 # --------------------------------------------------------------------------- user context
 
-class _Line:
-    __slots__ = ("item_id", "product_id", "name", "price", "options_text", "_options")
+class _WithOptions:
+    """A row whose ``options`` column (a JSON object) is parsed on first use."""
+
+    __slots__ = ("options_text", "_options")
+
+    @property
+    def options(self) -> dict:
+        if self._options is None:
+            try:
+                value = json.loads(self.options_text)
+            except (TypeError, ValueError):
+                value = {}
+            self._options = value if isinstance(value, dict) else {}
+        return self._options
+
+
+class _Line(_WithOptions):
+    __slots__ = ("item_id", "product_id", "name", "price")
 
     def __init__(self, item_id, product_id, name, price, options_text):
         self.item_id = item_id
@@ -252,19 +268,9 @@ class _Line:
         self.options_text = options_text
         self._options = None
 
-    @property
-    def options(self) -> dict:
-        if self._options is None:
-            try:
-                value = json.loads(self.options_text)
-            except (TypeError, ValueError):
-                value = {}
-            self._options = value if isinstance(value, dict) else {}
-        return self._options
 
-
-class _Variant:
-    __slots__ = ("item_id", "options_text", "available", "price", "_options")
+class _Variant(_WithOptions):
+    __slots__ = ("item_id", "available", "price")
 
     def __init__(self, item_id, options_text, available, price):
         self.item_id = item_id
@@ -272,16 +278,6 @@ class _Variant:
         self.available = bool(available)
         self.price = price
         self._options = None
-
-    @property
-    def options(self) -> dict:
-        if self._options is None:
-            try:
-                value = json.loads(self.options_text)
-            except (TypeError, ValueError):
-                value = {}
-            self._options = value if isinstance(value, dict) else {}
-        return self._options
 
 
 class _Order:
