@@ -54,6 +54,31 @@ class Description:
 
 
 @dataclass(frozen=True)
+class Expectation:
+    """An outcome check: ``query`` with ``params`` must return exactly ``rows`` at the end."""
+
+    query: str
+    params: tuple
+    rows: tuple
+
+    def holds(self, db: sqlite3.Connection) -> bool:
+        return tuple(map(tuple, db.execute(self.query, self.params).fetchall())) == \
+            tuple(map(tuple, self.rows))
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    """One step of the reference solution: a tool call, or a message to the user.
+
+    ``expects_confirmation`` marks a message that proposes a write and waits for a "yes".
+    """
+
+    call: ToolCall | None = None
+    say: str | None = None
+    expects_confirmation: bool = False
+
+
+@dataclass(frozen=True)
 class Constraint:
     """One need of the user.
 
@@ -66,6 +91,10 @@ class Constraint:
         confirm_terms: groups of alternative strings; a proposal matches this need when it
             mentions at least one string of every group (case-insensitive).
         answer: for information requests, the value an agent message must contain.
+        say: the user's words for this need (paraphrases, fuzzy terms only); used by
+            :class:`~tool_gym.core.taskkit.RuleTaskKit`, which needs no phrasing code.
+        solution: the reference steps for this need (reads, proposal, write, closing).
+        expect: outcome checks on the final database (all must hold).
     """
 
     type: str
@@ -74,6 +103,9 @@ class Constraint:
     writes: tuple[tuple[str, str], ...] = ()
     confirm_terms: tuple[tuple[str, ...], ...] = ()
     answer: str | None = None
+    say: tuple[str, ...] = ()
+    solution: tuple[PlanStep, ...] = ()
+    expect: tuple[Expectation, ...] = ()
 
     @property
     def is_information(self) -> bool:
@@ -103,6 +135,12 @@ class Task:
                 proof = Proof(proof["query"], tuple(proof["params"]), tuple(proof["result"]))
             return Description(d["entity"], d["text"], d["fields"], d["value"], proof)
 
+        def step(d: dict) -> PlanStep:
+            call = d.get("call")
+            if call is not None:
+                call = ToolCall(call["name"], call["arguments"], call.get("id"))
+            return PlanStep(call, d.get("say"), d.get("expects_confirmation", False))
+
         constraints = tuple(
             Constraint(
                 type=c["type"], args=c["args"],
@@ -110,6 +148,11 @@ class Task:
                 writes=tuple(tuple(w) for w in c.get("writes", ())),
                 confirm_terms=tuple(tuple(g) for g in c.get("confirm_terms", ())),
                 answer=c.get("answer"),
+                say=tuple(c.get("say", ())),
+                solution=tuple(step(s) for s in c.get("solution", ())),
+                expect=tuple(Expectation(e["query"], tuple(e["params"]),
+                                         tuple(tuple(r) for r in e["rows"]))
+                             for e in c.get("expect", ())),
             )
             for c in data["constraints"]
         )
@@ -121,18 +164,6 @@ class Task:
         """sha256 of the task's canonical JSON."""
         return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True,
                                          default=list).encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class PlanStep:
-    """One step of the reference solution: a tool call, or a message to the user.
-
-    ``expects_confirmation`` marks a message that proposes a write and waits for a "yes".
-    """
-
-    call: ToolCall | None = None
-    say: str | None = None
-    expects_confirmation: bool = False
 
 
 @dataclass(frozen=True)
