@@ -32,7 +32,8 @@ _PROPOSAL = re.compile(
     r"\b(confirm|proceed|go ahead|shall i|should i|would you like|do you want|can i|"
     r"may i|ok(ay)? to|is (that|this) (correct|right)|yes\b)", re.IGNORECASE)
 _IDENTITY = re.compile(r"\b(e-?mail|zip|postal|your (full )?name|first name|last name|"
-                       r"identif|verify|authenticat|who (am i|are you))", re.IGNORECASE)
+                       r"user[ _-]?id|identif|verify|authenticat|who (am i|are you))",
+                       re.IGNORECASE)
 _ID_LIKE = re.compile(r"#W\d{7}")
 
 

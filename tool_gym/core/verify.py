@@ -16,6 +16,7 @@ was broken.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -35,6 +36,22 @@ VIOLATIONS = {
 
 #: How episodes end. Only the first two count, as in tau2.
 ENDED_OK = ("user_stop", "transfer")
+
+
+def authenticated_user(content: str) -> str:
+    """The user id that an authentication tool's successful result names: the result
+    itself (a bare or JSON-quoted id, as retail's lookups return), or the ``user_id`` field
+    of a JSON object (a user record, as airline's ``get_user_details`` returns)."""
+    text = content.strip()
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text.strip('"')
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and isinstance(value.get("user_id"), str):
+        return value["user_id"]
+    return text.strip('"')
 
 
 @dataclass
@@ -69,7 +86,7 @@ class PolicyMonitor:
     def on_call(self, tool: str, is_write: bool, ok: bool, content: str,
                 target: str | None = None, owner: str | None = None) -> None:
         if tool in self.auth_tools and ok:
-            self.authenticated = content.strip().strip('"')
+            self.authenticated = authenticated_user(content)
         if not is_write:
             return
         self.writes.append(WriteRecord(tool, target, owner, ok))

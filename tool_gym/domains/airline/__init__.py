@@ -4,7 +4,7 @@ reservations).
 ``DOMAIN`` is what the core needs: the schema, the 14 tools, the generator of seeded
 databases, the importer of tau-bench's three files or tau2's ``db.json``, and the
 exporters (``tau2``, which defines the canonical state and so ``Sandbox.state_hash``, and
-``tau-bench``).
+``tau-bench``), the hidden-intent task kit and the transfer tool.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from ...core.domain import Domain
 from ...core.tools import Toolbox
 from . import io, tools
 from .invariants import invariants
+from .tasks import TASKS
 
 _HERE = Path(__file__).resolve().parent
 
@@ -37,7 +38,7 @@ DOMAIN = Domain(
     canonical="tau2",
     invariants=invariants,
     policy=(_HERE / "policy.md").read_text(encoding="utf-8"),
-    tasks=None,
+    tasks=TASKS,
     transfer_tool="transfer_to_human_agents",
 )
 
