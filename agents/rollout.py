@@ -6,6 +6,7 @@ it for every (task, trial), and batched or distributed rollouts reuse it per wor
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import gymnasium as gym
@@ -14,7 +15,7 @@ from .policy import Policy
 
 
 def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | None,
-                max_steps: int | None = None) -> dict[str, Any]:
+                max_steps: int | None = None, trajectory: bool = False) -> dict[str, Any]:
     """Play one episode of ``task_id`` with ``policy`` and return its record.
 
     The env is reset with ``seed`` and ``options={"task_id": task_id}`` (no option when
@@ -31,6 +32,12 @@ def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | N
     ``info["verification"]`` (e.g. a ``TimeLimit`` wrapper cut the episode before the env
     ended it): the episode then counts as a failure with score 0, and its constraints are
     listed as unsatisfied when the env exposes its task.
+
+    With ``trajectory`` the record also holds ``"trajectory"``: the episode's tool calls
+    (``name``, ``arguments``, validity ``stage``, ``ok`` and the result ``content``, cut at
+    :data:`TRAJECTORY_CONTENT` characters), the agent's messages, and the task's
+    ground-truth calls for PROVE's reward (``env.unwrapped.ground_truth()``, when the env
+    has it), so that the episode can be scored again later (``tool_gym.synth.sweep``).
     """
     options = {"task_id": task_id} if task_id is not None else None
     observation, info = env.reset(seed=seed, options=options)
@@ -84,4 +91,29 @@ def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | N
             constraints=[{"type": str(c.type), "satisfied": False} for c in constraints],
             violations=0, violation_counts={}, redundant_writes=0, ended=ended,
         )
+    if trajectory:
+        record["trajectory"] = episode_trajectory(env)
     return record
+
+
+#: Characters of a tool result kept in a trajectory.
+TRAJECTORY_CONTENT = 4000
+
+
+def episode_trajectory(env: gym.Env) -> dict[str, Any]:
+    """The calls, messages and ground truth of the env's last episode (JSON-ready)."""
+    base = getattr(env, "unwrapped", env)
+    calls = []
+    for c in getattr(base, "calls", None) or ():
+        c = dict(c, content=str(c.get("content", ""))[:TRAJECTORY_CONTENT])
+        try:
+            json.dumps(c["arguments"])
+        except (TypeError, ValueError, OverflowError):  # e.g. a 5000-digit integer
+            c["arguments"] = "<arguments not representable in JSON>"
+        calls.append(c)
+    out: dict[str, Any] = {"calls": calls,
+                           "messages": list(getattr(base, "agent_messages", None) or ())}
+    truth = getattr(base, "ground_truth", None)
+    if callable(truth):
+        out["ground_truth"] = [g.to_dict() for g in truth()]
+    return out

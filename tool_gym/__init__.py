@@ -12,6 +12,19 @@ __version__ = "0.1.0"
 #: Every registered id: (id, entry point, kwargs, max_episode_steps). One table.
 ENVIRONMENTS = [
     ("ToolRetail-v0", "tool_gym.envs.tool_env:ToolEnv", {"domain": "retail"}, 100),
+    ("ToolAirline-v0", "tool_gym.envs.tool_env:ToolEnv", {"domain": "airline"}, 100),
+    ("ToolCalendar-v0", "tool_gym.envs.tool_env:ToolEnv", {"domain": "calendar"}, 100),
+    ("ToolEmail-v0", "tool_gym.envs.tool_env:ToolEnv", {"domain": "email"}, 100),
+    ("ToolTeamChat-v0", "tool_gym.envs.tool_env:ToolEnv", {"domain": "team_chat"}, 100),
+    ("ToolCall-v0", "tool_gym.envs.function_call_env:FunctionCallEnv", {}, 1),
+    ("ToolCall-Simple-v0", "tool_gym.envs.function_call_env:FunctionCallEnv",
+     {"category": "simple"}, 1),
+    ("ToolCall-Multiple-v0", "tool_gym.envs.function_call_env:FunctionCallEnv",
+     {"category": "multiple"}, 1),
+    ("ToolCall-Parallel-v0", "tool_gym.envs.function_call_env:FunctionCallEnv",
+     {"category": "parallel"}, 1),
+    ("ToolCall-ParallelMultiple-v0", "tool_gym.envs.function_call_env:FunctionCallEnv",
+     {"category": "parallel_multiple"}, 1),
 ]
 
 for _id, _entry, _kwargs, _steps in ENVIRONMENTS:

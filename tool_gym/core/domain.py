@@ -50,6 +50,9 @@ class Domain:
 DOMAINS: dict[str, str] = {
     "retail": "tool_gym.domains.retail",
     "airline": "tool_gym.domains.airline",
+    "calendar": "tool_gym.domains.calendar",
+    "email": "tool_gym.domains.email",
+    "team_chat": "tool_gym.domains.team_chat",
 }
 
 

@@ -187,6 +187,8 @@ class RuleTaskKit:
                 c = self.samplers[kind](ctx)
                 if c is not None:
                     constraints.append(c)
+            if attempt < 16 and (not constraints or constraints[0].type != lead):
+                continue  # first look for a user who can have the lead type (rare types)
             if len(constraints) >= max(1, min(want, config.min_constraints)):
                 return Task(task_id, self.domain, split, ctx.user_id, identity,
                             tuple(constraints))

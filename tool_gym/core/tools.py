@@ -392,7 +392,7 @@ class Toolbox:
         A WRITE call runs inside a savepoint: if it fails, nothing it did stays.
         """
         if not isinstance(name, str) or name not in self._tools:
-            shown = name[:80] if isinstance(name, str) else repr(name)[:80]
+            shown = name[:80] if isinstance(name, str) else f"<{type(name).__name__}>"
             return ToolResult(False, f"Error: unknown tool {shown!r}", str(shown), stage=0)
         t = self._tools[name]
         problem = validate_arguments(t, arguments)

@@ -154,15 +154,18 @@ class ScriptedUser:
             return self._progress_or_give_up(
                 "Wait, that's not what I asked for; you changed the wrong thing. "
                 + self.kit.request(self.task, need, self.rng))
+        proposal = bool(_PROPOSAL.search(message)) and not need.is_information
+        # A proposal that matches the need is confirmed even when it uses words such as
+        # "email" (the email domain) that would otherwise read as an identity question.
+        if proposal and need.confirm_terms and mentions_all(message, need.confirm_terms):
+            self.stats.confirmations += 1
+            self._stalled = 0
+            return self._pick(["Yes, please go ahead.", "Yes, that's right. Please do it.",
+                               "Yes, I confirm."])
         if _IDENTITY.search(message) and self.stats.identity_answers <= 3:
             self.stats.identity_answers += 1
             return self._progress_or_give_up(self.kit.identify(self.task, self.rng))
-        if _PROPOSAL.search(message) and not need.is_information:
-            if mentions_all(message, need.confirm_terms):
-                self.stats.confirmations += 1
-                self._stalled = 0
-                return self._pick(["Yes, please go ahead.", "Yes, that's right. Please do it.",
-                                   "Yes, I confirm."])
+        if proposal:
             self.stats.declines += 1
             mentioned = set(_ID_LIKE.findall(message))
             expected = {str(v) for v in need.args.values() if isinstance(v, str)}

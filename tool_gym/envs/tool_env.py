@@ -3,23 +3,36 @@
 from __future__ import annotations
 
 import hashlib
+import reprlib
 from typing import Any, Callable
 
 import gymnasium as gym
 import numpy as np
 
+from ..core import prove
 from ..core.actions import ParsedAction, ToolCall, parse_action
 from ..core.domain import get_domain
 from ..core.rewards import RewardConfig
 from ..core.sandbox import Sandbox, template
 from ..core.tasks import SamplerConfig, Task
-from ..core.tools import Category, validate_arguments
+from ..core.tools import Category, Tool, ToolResult, validate_arguments
 from ..core.users import ScriptedUser, has_stop_marker, is_confirmation
 from ..core.verify import PolicyMonitor, verify
 from .spaces import LLMText, ToolActionSpace, sample_values
 
 #: Size of the frozen test set of every domain (tied to the env version).
 TEST_SET_SIZE = 200
+
+
+def _shorten(value: Any, limit: int = 2000) -> str:
+    """A bounded text of anything an agent sent, for the transcript (never raises: a huge
+    integer's repr, for one, exceeds Python's digit limit)."""
+    if isinstance(value, str):
+        return value[:limit]
+    try:
+        return reprlib.Repr(maxstring=limit, maxother=limit, maxlong=200).repr(value)[:limit]
+    except Exception:  # noqa: BLE001 - the transcript must never break a step
+        return f"<{type(value).__name__}>"
 
 
 class ToolEnv(gym.Env):
@@ -81,8 +94,21 @@ class ToolEnv(gym.Env):
     - ``domain``: a registered domain (``"retail"``).
     - ``split``: ``"train"`` (procedurally generated, unbounded) or ``"test"`` (the
       frozen set of 200 tasks over users disjoint from train).
-    - ``user``: ``"scripted"`` or a factory ``(task, kit, db, rng) -> User``.
-    - ``reward``: ``"cove"``, ``"sparse"``, ``"binary"``, a dict or a ``RewardConfig``.
+    - ``user``: ``"scripted"``, ``"llm"`` (a :class:`~tool_gym.core.llm_user.LLMUser` on
+      the backend ``user_llm``: an object with ``generate(messages, **kw) -> str`` or
+      ``"hf:PATH"``) or a factory ``(task, kit, db, rng) -> User``. A user with a
+      ``report()`` method (the LLM user's guardrail counts) adds it to the final
+      ``info["user_report"]``.
+    - ``reward``: ``"cove"``, ``"sparse"``, ``"binary"``, ``"prove"``, a dict or a
+      ``RewardConfig``. With ``"prove"`` the terminal reward is PROVE's composite
+      (``tool_gym.core.prove``) of the episode's calls against the task's ground-truth
+      calls, whose components are in ``info["verification"]["prove"]`` next to the CoVe
+      verification.
+    - ``task_source``: ``"constraints"`` (the domain's hidden-intent tasks, CoVe) or
+      ``"chains"`` (PROVE's multi-step chains along the tool dependency graph,
+      ``tool_gym.synth.chains``; ``chain_config`` holds ``ChainConfig`` fields). A chain
+      task may show the agent its own list of tools (distractors of other domains,
+      enums stripped, a needed tool hidden): ``info["tools"]`` is then that list.
     - ``max_turns``, ``max_errors``: limits described above; ``patience``: user turns
       without progress before giving up.
     - ``db_seed``: seed of the generated database; ``data``: path to public data instead.
@@ -103,7 +129,10 @@ class ToolEnv(gym.Env):
         domain: str,
         split: str = "train",
         user: str | Callable[..., Any] = "scripted",
+        user_llm: Any = None,
         reward: str | RewardConfig | dict | None = "cove",
+        task_source: str = "constraints",
+        chain_config: dict | None = None,
         max_turns: int = 60,
         max_errors: int = 10,
         patience: int = 6,
@@ -121,12 +150,25 @@ class ToolEnv(gym.Env):
             raise ValueError(f"split must be 'train' or 'test', got {split!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        if isinstance(user, str) and user != "scripted":
-            raise ValueError(
-                f"user={user!r}: use 'scripted' or pass a factory (task, kit, db, rng) -> User")
+        if isinstance(user, str) and user not in ("scripted", "llm"):
+            raise ValueError(f"user={user!r}: use 'scripted', 'llm' or pass a factory "
+                             f"(task, kit, db, rng) -> User")
+        if user == "llm":
+            from ..core.llm_user import LLMUser, resolve_backend
+
+            if user_llm is None:
+                raise ValueError("user='llm' needs user_llm=: a backend with "
+                                 "generate(messages, **kw) -> str, or 'hf:PATH'")
+            backend = resolve_backend(user_llm)
+            user = lambda task, kit, db, rng: LLMUser(  # noqa: E731
+                task, kit, db, rng, backend, patience=self.patience)
         self.domain = get_domain(domain)
         if self.domain.tasks is None:
             raise ValueError(f"domain {domain!r} has no task kit")
+        if task_source not in ("constraints", "chains"):
+            raise ValueError(f"task_source must be 'constraints' or 'chains', "
+                             f"got {task_source!r}")
+        self.task_source = task_source
         self.kit = self.domain.tasks
         self.split = split
         self.user_factory = user
@@ -137,6 +179,11 @@ class ToolEnv(gym.Env):
         self.sampler = SamplerConfig(min_constraints, max_constraints, fuzziness, distractors,
                                      tuple(constraint_types) if constraint_types else None)
         self.template = template(domain, db_seed, data)
+        if task_source == "chains":
+            from ..synth.chains import ChainTaskKit
+
+            self.kit = ChainTaskKit(domain, base=self.domain.tasks, template=self.template,
+                                    config=chain_config)
         self.render_mode = render_mode
         toolbox = self.domain.toolbox
         names = tuple(sorted({p for t in toolbox for p in t.parameters["properties"]}))
@@ -149,6 +196,9 @@ class ToolEnv(gym.Env):
             hashlib.sha256(repr(self.template.key).encode()).digest()[:4], "little")
         self.sandbox: Sandbox | None = None
         self.task: Task | None = None
+        self._listed: dict[str, Tool] | None = None
+        self._ground_truth: tuple[str | None, list] = (None, [])
+        self.calls: list[dict] = []
 
     # ------------------------------------------------------------------ task choice
     def _task_rng(self, split: str, index: int) -> np.random.Generator:
@@ -191,6 +241,8 @@ class ToolEnv(gym.Env):
         else:
             self.user = self.user_factory(self.task, self.kit, self.sandbox.db, user_rng)
         self.monitor = PolicyMonitor(tuple(self.kit.auth_tools))
+        self.calls = []
+        self._set_tool_view()
         self.turn = 0
         self.errors = 0
         self.tool_calls = 0
@@ -203,6 +255,60 @@ class ToolEnv(gym.Env):
         self.transcript.append(("user", opening))
         return opening, self._info(validity=None)
 
+    def _set_tool_view(self) -> None:
+        """The task's own tool list, when its kit gives one (``kit.tool_schemas``)."""
+        view = getattr(self.kit, "tool_schemas", None)
+        schemas = view(self.task) if callable(view) else None
+        self._base_info = dict(self._base_info)
+        if schemas is None:
+            self._listed = None
+            self._base_info["tools"] = self.domain.toolbox.schemas
+            return
+        self._listed = {}
+        for schema in schemas:
+            f = schema["function"]
+            self._listed[f["name"]] = Tool(f["name"], None, Category.READ,
+                                           f.get("description", ""), f["parameters"])
+        self._base_info["tools"] = schemas
+
+    def _call(self, call: ToolCall) -> ToolResult:
+        """Run a call; with a task's own tool list, a tool left out of it is unknown and a
+        distractor of another domain answers that it is not available here."""
+        toolbox = self.sandbox.toolbox
+        if self._listed is not None and call.name not in self._listed:
+            shown = call.name[:80] if isinstance(call.name, str) else f"<{type(call.name).__name__}>"
+            return ToolResult(False, f"Error: unknown tool {shown!r}", str(shown), stage=0)
+        if self._listed is not None and call.name not in toolbox:
+            problem = validate_arguments(self._listed[call.name], call.arguments)
+            if problem:
+                return ToolResult(False, f"Error: {problem}", call.name, stage=1)
+            return ToolResult(False, f"Error: {call.name} is not available for this "
+                                     f"account", call.name, stage=2)
+        return self.sandbox.call(call.name, call.arguments)
+
+    def ground_truth(self) -> list[prove.GroundTruthCall]:
+        """The current task's ground-truth calls for PROVE's reward: the kit's
+        (``kit.ground_truth``) or those of its reference plan, each depending on the earlier
+        calls whose results it uses (run on a fresh copy of the template)."""
+        if self.task is None:
+            raise gym.error.ResetNeeded("call reset() first")
+        if self._ground_truth[0] == self.task.id:
+            return self._ground_truth[1]
+        own = getattr(self.kit, "ground_truth", None)
+        if callable(own):
+            truth = list(own(self.task))
+        else:
+            from ..core.depgraph import call_dependencies
+
+            calls = [(s.call.name, s.call.arguments) for s in self.kit.plan(self.task)
+                     if s.call is not None]
+            with Sandbox(self.template) as box:
+                results = [box.call(n, a).content for n, a in calls]
+            deps = call_dependencies(self.domain.toolbox, calls, results)
+            truth = [prove.GroundTruthCall(n, a, d) for (n, a), d in zip(calls, deps)]
+        self._ground_truth = (self.task.id, truth)
+        return truth
+
     def _info(self, validity: float | None, **extra) -> dict:
         info = dict(self._base_info)
         info.update(task_id=self.task.id, turn=self.turn, validity=validity,
@@ -213,8 +319,10 @@ class ToolEnv(gym.Env):
     def _run_call(self, call: ToolCall) -> tuple[str, float]:
         box = self.sandbox
         forbidden = self._policy_violations(call)
-        result = box.call(call.name, call.arguments)
+        result = self._call(call)
         self.tool_calls += 1
+        self.calls.append({"name": call.name, "arguments": call.arguments,
+                           "stage": result.stage, "ok": result.ok, "content": result.content})
         tool = box.toolbox[call.name] if call.name in box.toolbox else None
         is_write = tool is not None and tool.category is Category.WRITE and result.stage >= 2
         target = owner = None
@@ -236,6 +344,7 @@ class ToolEnv(gym.Env):
         check = getattr(self.kit, "policy_violations", None)
         toolbox = self.sandbox.toolbox
         if (check is None or call.name not in toolbox
+                or (self._listed is not None and call.name not in self._listed)
                 or toolbox[call.name].category is not Category.WRITE
                 or validate_arguments(toolbox[call.name], call.arguments) is not None):
             return []
@@ -247,7 +356,9 @@ class ToolEnv(gym.Env):
         if self._done:
             raise gym.error.ResetNeeded("the episode has ended; call reset()")
         self.turn += 1
-        parsed: ParsedAction = parse_action(action, tool_names=self.domain.toolbox.names,
+        names = self.domain.toolbox.names if self._listed is None else \
+            sorted(set(self.domain.toolbox.names) | set(self._listed))
+        parsed: ParsedAction = parse_action(action, tool_names=names,
                                             max_length=self.observation_space.max_length)
         ended = None
         validity = None
@@ -257,12 +368,12 @@ class ToolEnv(gym.Env):
             observation = f"Error: {parsed.error}"
             validity = 0.0
             reward = self.reward_config.error_penalty
-            self.transcript.append(("agent", repr(action)[:2000]))
+            self.transcript.append(("agent", _shorten(action)))
         elif parsed.calls:
             self.monitor.on_agent_action(len(parsed.calls), bool(parsed.message))
             outputs, validities = [], []
             for call in parsed.calls:
-                self.transcript.append(("call", f"{call.name}({call.arguments})"))
+                self.transcript.append(("call", f"{call.name}({_shorten(call.arguments)})"))
                 content, v = self._run_call(call)
                 outputs.append(content)
                 validities.append(v)
@@ -296,8 +407,16 @@ class ToolEnv(gym.Env):
             self._done = True
             result = verify(self.task, self.kit, self.sandbox.db, self.agent_messages,
                             self.monitor, ended)
-            reward += self.reward_config.final(result.score, result.success)
             info_extra["verification"] = result.to_dict()
+            proven = None
+            if self.reward_config.terminal == "prove":
+                scored = prove.score(self.calls, self.ground_truth(), self.reward_config.prove)
+                info_extra["verification"]["prove"] = scored.to_dict()
+                proven = scored.normalized if self.reward_config.prove.normalize \
+                    else scored.total
+            reward += self.reward_config.final(result.score, result.success, proven)
+            if callable(getattr(self.user, "report", None)):
+                info_extra["user_report"] = self.user.report()
         max_len = self.observation_space.max_length
         if len(observation) > max_len:
             observation = observation[: max_len - 20] + " ...[truncated]"

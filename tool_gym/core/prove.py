@@ -1,0 +1,321 @@
+"""PROVE's multi-component programmatic reward over an episode's tool calls.
+
+Pure functions of the agent's calls (name, arguments, validity stage) and the
+ground-truth calls (name, arguments, and the indices of the ground-truth calls each one
+depends on, from the chain or the dependency graph). With ``n`` agent calls and ``n_gt``
+ground-truth calls:
+
+- **validity** ``V``: the mean over the agent's calls of three equal levels, ``stage / 3``:
+  the name exists, the required parameters are present with compatible types, the call
+  ran without error (``ToolResult.stage``). No calls: 0.
+- **alignment**: ground-truth call ``g`` *matches* agent call ``c`` when ``c`` has ``g``'s
+  name and every argument key of ``g``. Greedily, in ground-truth order, ``g`` takes the
+  unused matching call that agrees with it on the most argument values (the earliest on
+  ties). Each call serves at most one ground-truth call.
+- **coverage** with dependency order ``C = sum_g matched(g) * ordered(g) / n_gt``, where
+  ``ordered(g)`` is 1 when every prerequisite of ``g`` is matched by an *earlier* call than
+  ``g``'s.
+- **adaptive efficiency** ``E = -alpha * max(0, n - B) / B`` with the budget
+  ``B = n_gt + ceil(beta * n_gt)``.
+- **tool-name precision** ``N``: the share of the agent's calls whose name is a
+  ground-truth name, counted as multisets (``sum_name min(#calls, #gt) / n``). No calls: 0.
+- **argument-value agreement** ``A``: over the aligned pairs, the mean share of the
+  ground-truth argument keys whose values the call repeats (JSON equality, ``1 == 1.0``;
+  a ground-truth call without arguments agrees fully). No aligned pair: 0.
+- **abstention** ``Abs``: 1 when the task has no ground-truth call and the agent made
+  none, else 0.
+
+``total = w_validity V + w_coverage C + E + w_tool_name N + w_arguments A +
+w_abstention Abs`` (defaults 0.5, 0.5, 0.15, 0.2, 0.1; ``alpha = beta = 0.5``).
+
+On a task without ground-truth calls (``n_gt = 0``, an unanswerable request) the right
+behaviour is no call: ``V``, ``C``, ``N`` and ``A`` are 0, the budget is 0 and each call
+costs ``alpha`` (``E = -alpha * n``), so abstaining (``total = w_abstention``) is the best
+an agent can do. ``best`` is the highest total attainable on the task
+(``w_validity + w_coverage + w_tool_name + w_arguments``, or ``w_abstention`` when
+``n_gt = 0``) and ``normalized = total / best`` (1.0 for a perfect episode).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Iterable, Mapping, Sequence
+
+__all__ = [
+    "AgentCall",
+    "GroundTruthCall",
+    "ProveRewardConfig",
+    "ProveScore",
+    "abstention",
+    "align",
+    "argument_agreement",
+    "budget",
+    "coverage",
+    "efficiency",
+    "score",
+    "tool_name_precision",
+    "validity",
+    "values_equal",
+]
+
+
+@dataclass(frozen=True)
+class ProveRewardConfig:
+    """Weights of PROVE's reward components.
+
+    Attributes:
+        validity: weight of the graded validity ``V``.
+        coverage: weight of the dependency-ordered coverage ``C``.
+        tool_name: weight of the tool-name precision ``N``.
+        arguments: weight of the argument-value agreement ``A``.
+        abstention: weight of the abstention term.
+        alpha: strength of the efficiency penalty.
+        beta: slack of the call budget ``B = n_gt + ceil(beta * n_gt)``.
+        normalize: when true the environment's terminal reward is ``total / best``
+            (1.0 for a perfect episode) instead of ``total``.
+    """
+
+    validity: float = 0.5
+    coverage: float = 0.5
+    tool_name: float = 0.15
+    arguments: float = 0.2
+    abstention: float = 0.1
+    alpha: float = 0.5
+    beta: float = 0.5
+    normalize: bool = False
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | "ProveRewardConfig" | None
+                  ) -> "ProveRewardConfig":
+        if data is None:
+            return cls()
+        if isinstance(data, ProveRewardConfig):
+            return data
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown PROVE reward fields: {sorted(unknown)}; "
+                             f"known: {sorted(known)}")
+        return cls(**dict(data))
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class AgentCall:
+    """One call the agent made: ``stage`` 0-3 as ``ToolResult.stage``."""
+
+    name: str
+    arguments: Any = field(default_factory=dict)
+    stage: int = 3
+
+    @classmethod
+    def of(cls, value: Any) -> "AgentCall":
+        if isinstance(value, AgentCall):
+            return value
+        if isinstance(value, Mapping):
+            return cls(str(value.get("name", "")), value.get("arguments", {}),
+                       int(value.get("stage", 3)))
+        name, arguments, *rest = value
+        return cls(name, arguments, int(rest[0]) if rest else 3)
+
+
+@dataclass(frozen=True)
+class GroundTruthCall:
+    """One ground-truth call and the indices of the ground-truth calls it depends on."""
+
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    after: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, value: Any) -> "GroundTruthCall":
+        if isinstance(value, GroundTruthCall):
+            return value
+        if isinstance(value, Mapping):
+            return cls(str(value["name"]), dict(value.get("arguments") or {}),
+                       tuple(int(i) for i in value.get("after", ())))
+        name, arguments, *rest = value
+        return cls(name, dict(arguments or {}), tuple(rest[0]) if rest else ())
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "arguments": dict(self.arguments), "after": list(self.after)}
+
+
+@dataclass(frozen=True)
+class ProveScore:
+    """Every component, the composite and how it was reached."""
+
+    validity: float
+    coverage: float
+    efficiency: float
+    tool_name: float
+    arguments: float
+    abstention: float
+    total: float
+    best: float
+    normalized: float
+    calls: int
+    ground_truth: int
+    budget: int
+    alignment: tuple[tuple[int, int], ...]  # (ground-truth index, call index)
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["alignment"] = [list(pair) for pair in self.alignment]
+        return data
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def values_equal(a: Any, b: Any) -> bool:
+    """JSON equality with ``1 == 1.0`` (``True`` is not ``1``; objects by keys, lists in
+    order). Never raises, whatever the agent sent (huge integers included)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return set(a) == set(b) and all(values_equal(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(values_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, (Mapping, list, tuple)) or isinstance(b, (Mapping, list, tuple)):
+        return False
+    return type(a) is type(b) and a == b
+
+
+def _calls(calls: Iterable[Any]) -> list[AgentCall]:
+    return [AgentCall.of(c) for c in calls]
+
+
+def _truth(ground_truth: Iterable[Any]) -> list[GroundTruthCall]:
+    return [GroundTruthCall.of(g) for g in ground_truth]
+
+
+def validity(calls: Sequence[Any]) -> float:
+    """Mean of ``stage / 3`` over the calls; 0 without calls."""
+    calls = _calls(calls)
+    if not calls:
+        return 0.0
+    return sum(min(3, max(0, c.stage)) / 3.0 for c in calls) / len(calls)
+
+
+def _matches(g: GroundTruthCall, c: AgentCall) -> bool:
+    return (c.name == g.name and isinstance(c.arguments, Mapping)
+            and all(k in c.arguments for k in g.arguments))
+
+
+def _agreement(g: GroundTruthCall, c: AgentCall) -> float:
+    if not g.arguments:
+        return 1.0
+    same = sum(1 for k, v in g.arguments.items() if values_equal(v, c.arguments.get(k)))
+    return same / len(g.arguments)
+
+
+def align(calls: Sequence[Any], ground_truth: Sequence[Any]) -> dict[int, int]:
+    """Ground-truth index -> index of the agent call aligned with it (see module doc)."""
+    calls, truth = _calls(calls), _truth(ground_truth)
+    used: set[int] = set()
+    out: dict[int, int] = {}
+    for gi, g in enumerate(truth):
+        best, best_key = None, None
+        for ci, c in enumerate(calls):
+            if ci in used or not _matches(g, c):
+                continue
+            key = (-_agreement(g, c), ci)
+            if best_key is None or key < best_key:
+                best, best_key = ci, key
+        if best is not None:
+            used.add(best)
+            out[gi] = best
+    return out
+
+
+def coverage(calls: Sequence[Any], ground_truth: Sequence[Any],
+             alignment: Mapping[int, int] | None = None) -> float:
+    """``sum_g matched(g) * all-prerequisites-earlier(g) / n_gt``; 0 when ``n_gt = 0``."""
+    truth = _truth(ground_truth)
+    if not truth:
+        return 0.0
+    alignment = align(calls, truth) if alignment is None else alignment
+    covered = 0
+    for gi, g in enumerate(truth):
+        if gi not in alignment:
+            continue
+        position = alignment[gi]
+        if all(p in alignment and alignment[p] < position for p in g.after):
+            covered += 1
+    return covered / len(truth)
+
+
+def budget(n_ground_truth: int, beta: float = 0.5) -> int:
+    """``B = n_gt + ceil(beta * n_gt)``."""
+    return n_ground_truth + math.ceil(beta * n_ground_truth)
+
+
+def efficiency(n_calls: int, n_ground_truth: int, alpha: float = 0.5,
+               beta: float = 0.5) -> float:
+    """``-alpha * max(0, n - B) / B``; with ``n_gt = 0``, ``-alpha * n``."""
+    b = budget(n_ground_truth, beta)
+    if b <= 0:
+        return -alpha * n_calls
+    return -alpha * max(0, n_calls - b) / b
+
+
+def tool_name_precision(calls: Sequence[Any], ground_truth: Sequence[Any]) -> float:
+    """Multiset precision of the called names against the ground-truth names."""
+    calls, truth = _calls(calls), _truth(ground_truth)
+    if not calls or not truth:
+        return 0.0
+    wanted = Counter(g.name for g in truth)
+    made = Counter(c.name for c in calls)
+    return sum(min(n, wanted[name]) for name, n in made.items()) / len(calls)
+
+
+def argument_agreement(calls: Sequence[Any], ground_truth: Sequence[Any],
+                       alignment: Mapping[int, int] | None = None) -> float:
+    """Mean agreement of argument values over the aligned pairs; 0 without any."""
+    calls, truth = _calls(calls), _truth(ground_truth)
+    alignment = align(calls, truth) if alignment is None else alignment
+    if not alignment:
+        return 0.0
+    return sum(_agreement(truth[g], calls[c]) for g, c in alignment.items()) / len(alignment)
+
+
+def abstention(calls: Sequence[Any], ground_truth: Sequence[Any]) -> float:
+    """1 when there is no ground-truth call and the agent made none, else 0."""
+    return 1.0 if not list(ground_truth) and not list(calls) else 0.0
+
+
+def score(calls: Sequence[Any], ground_truth: Sequence[Any],
+          config: ProveRewardConfig | Mapping | None = None) -> ProveScore:
+    """Every component and the composite of one episode."""
+    config = ProveRewardConfig.from_dict(config)
+    calls, truth = _calls(calls), _truth(ground_truth)
+    n, n_gt = len(calls), len(truth)
+    e = efficiency(n, n_gt, config.alpha, config.beta)
+    ab = abstention(calls, truth)
+    if n_gt == 0:
+        v = c = nm = a = 0.0
+        alignment: dict[int, int] = {}
+        best = config.abstention
+    else:
+        alignment = align(calls, truth)
+        v = validity(calls)
+        c = coverage(calls, truth, alignment)
+        nm = tool_name_precision(calls, truth)
+        a = argument_agreement(calls, truth, alignment)
+        best = config.validity + config.coverage + config.tool_name + config.arguments
+    total = (config.validity * v + config.coverage * c + e + config.tool_name * nm
+             + config.arguments * a + config.abstention * ab)
+    normalized = total / best if best > 0 else 0.0
+    return ProveScore(
+        validity=v, coverage=c, efficiency=e, tool_name=nm, arguments=a, abstention=ab,
+        total=total, best=best, normalized=normalized, calls=n, ground_truth=n_gt,
+        budget=budget(n_gt, config.beta),
+        alignment=tuple(sorted(alignment.items())),
+    )
