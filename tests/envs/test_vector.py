@@ -32,7 +32,7 @@ def test_sync_and_async_agree(env_id):
     assert any(any(step[2]) for step in sync[1:]), "no episode ended: autoreset untested"
 
 
-@pytest.mark.parametrize("env_id", tool_gym.ENV_IDS)
+@pytest.mark.parametrize("env_id", tool_gym.CONVERSATION_IDS)
 def test_next_step_autoreset(env_id):
     envs = gym.make_vec(env_id, num_envs=2, vectorization_mode="sync")
     envs.reset(seed=1)

@@ -50,8 +50,11 @@ class Domain:
 DOMAINS: dict[str, str] = {
     "retail": "tool_gym.domains.retail",
     "airline": "tool_gym.domains.airline",
+    "banking": "tool_gym.domains.banking",
     "calendar": "tool_gym.domains.calendar",
+    "crm": "tool_gym.domains.crm",
     "email": "tool_gym.domains.email",
+    "food_delivery": "tool_gym.domains.food_delivery",
     "team_chat": "tool_gym.domains.team_chat",
 }
 
