@@ -54,7 +54,9 @@ DOMAINS: dict[str, str] = {
     "calendar": "tool_gym.domains.calendar",
     "crm": "tool_gym.domains.crm",
     "email": "tool_gym.domains.email",
+    "filesystem": "tool_gym.domains.filesystem",
     "food_delivery": "tool_gym.domains.food_delivery",
+    "issue_tracker": "tool_gym.domains.issue_tracker",
     "team_chat": "tool_gym.domains.team_chat",
 }
 
