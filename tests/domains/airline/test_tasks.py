@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 import statistics
-import time
 from collections import Counter
 
 import numpy as np
@@ -745,33 +744,3 @@ def test_distractors_prefer_users_with_many_reservations(db):
 
 # --------------------------------------------------------------------------- speed
 
-def test_sample_and_check_timing(tpl, tasks, capsys):
-    """Median time of ``sample`` (on a warm connection, and on a fresh sandbox with the copy)
-    and of checking every constraint of a task; reported, with generous bounds."""
-    config = SamplerConfig()
-    warm = []
-    with Sandbox(tpl) as box:
-        for i in range(300):
-            t0 = time.perf_counter()
-            TASKS.sample(box.db, np.random.default_rng(i), SPLITS[i % 2], config, "t")
-            warm.append(time.perf_counter() - t0)
-    fresh = []
-    for i in range(200):
-        t0 = time.perf_counter()
-        with Sandbox(tpl) as box:
-            TASKS.sample(box.db, np.random.default_rng(i), SPLITS[i % 2], config, "t")
-            fresh.append(time.perf_counter() - t0)
-    checks = []
-    for task in tasks[:200]:
-        messages = plan_messages(task)
-        with Sandbox(tpl) as box:
-            replay(box, task, check_policy=False)
-            t0 = time.perf_counter()
-            for c in task.constraints:
-                TASKS.check(box.db, task, c, messages)
-            checks.append((time.perf_counter() - t0) / len(task.constraints))
-    with capsys.disabled():
-        print(f"\nairline sample: median {statistics.median(warm) * 1e6:.0f} us (warm "
-              f"connection), {statistics.median(fresh) * 1e6:.0f} us on a fresh sandbox with "
-              f"the copy; check: median {statistics.median(checks) * 1e6:.0f} us per constraint")
-    assert statistics.median(warm) < 0.01 and statistics.median(checks) < 0.005
