@@ -10,7 +10,9 @@ message to the user) or an OpenAI-style message dict.
 - ``"oracle"``: :class:`~agents.oracle.OraclePolicy` (solves the hidden task),
 - ``"random"``: :class:`RandomPolicy`,
 - ``"module:Class"``: imports ``module`` and instantiates ``Class()``,
-- ``"hf:PATH"`` / ``"openai:URL#MODEL"``: model-backed policies (not available yet).
+- ``"hf:PATH"``: :class:`~agents.transformers_policy.TransformersPolicy` (a local model),
+- ``"openai:URL#MODEL"``: :class:`~agents.openai_policy.OpenAIPolicy` (an
+  OpenAI-compatible server).
 """
 
 from __future__ import annotations
@@ -217,20 +219,16 @@ def _scalars(value: Any, out: list, depth: int = 0) -> None:
 
 # ---------------------------------------------------------------------------- loading
 
-_LATER = {
-    "hf": "hf:PATH (a Hugging Face model as the policy)",
-    "openai": "openai:URL#MODEL (an OpenAI-compatible server as the policy)",
-}
-
-
 def load_policy(spec: str, **kwargs: Any) -> Policy:
     """The policy named by ``spec``.
 
     ``"oracle"`` and ``"random"`` build the built-in policies (``kwargs`` go to their
     constructors, e.g. ``seed`` for the random policy); ``"module:Class"`` imports
     ``module`` and calls ``Class(**kwargs)`` (no arguments by default; ``Class`` may be a
-    dotted path inside the module). ``hf:`` and ``openai:`` specs are reserved for
-    model-backed policies and are not available yet.
+    dotted path inside the module). ``"hf:PATH"`` loads a local model directory or
+    ``.gguf`` file as a :class:`~agents.transformers_policy.TransformersPolicy`;
+    ``"openai:URL#MODEL"`` talks to an OpenAI-compatible server through
+    :class:`~agents.openai_policy.OpenAIPolicy` (``kwargs`` go to their constructors).
     """
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"policy spec must be a non-empty string, got {spec!r}")
@@ -242,8 +240,21 @@ def load_policy(spec: str, **kwargs: Any) -> Policy:
     if spec == "random":
         return RandomPolicy(**kwargs)
     prefix, sep, rest = spec.partition(":")
-    if sep and prefix in _LATER:
-        raise ValueError(f"policy {spec!r}: {_LATER[prefix]} is not available yet")
+    if sep and prefix == "hf":
+        from tool_gym.llm.transformers_backend import resolve_model_path
+
+        try:
+            resolve_model_path(rest.strip() or ".")
+        except (OSError, ValueError) as error:
+            raise ValueError(f"policy {spec!r}: {error}") from None
+        from .transformers_policy import TransformersPolicy
+
+        return TransformersPolicy(rest.strip(), **kwargs)
+    if sep and prefix == "openai":
+        from .openai_policy import OpenAIPolicy, parse_spec
+
+        base_url, model = parse_spec(rest.strip())
+        return OpenAIPolicy(base_url, model, **kwargs)
     if sep and prefix and rest and not rest.startswith("//"):
         try:
             module = importlib.import_module(prefix)

@@ -115,9 +115,10 @@ def test_load_policy_builtins():
     policy = load_policy("random", seed=7)
     assert isinstance(policy, RandomPolicy) and policy.seed == 7
     assert isinstance(policy, Policy)
-    for spec in ("hf:Qwen/Qwen3-0.6B", "openai:http://localhost:8000/v1#qwen"):
-        with pytest.raises(ValueError, match="not available yet"):
-            load_policy(spec)
+    with pytest.raises(ValueError, match="no local model"):
+        load_policy("hf:/nonexistent/model")
+    from agents.openai_policy import OpenAIPolicy
+    assert isinstance(load_policy("openai:http://127.0.0.1:9/v1#m"), OpenAIPolicy)
     for spec in ("", "nope", "agents.policy:Missing", "no_such_module_xyz:Policy",
                  "agents.policy:_WORDS"):
         with pytest.raises(ValueError):

@@ -21,6 +21,8 @@ Every message the model writes is checked in code before the agent sees it:
 - ``wrong_confirmation``: it says yes to a proposal that does not match its need;
 - ``missed_confirmation``: it does not say yes to a proposal that matches its need (the
   env's policy checks need an explicit yes, so the task would become unsolvable);
+- ``missed_identity``: asked who it is, it does not give its identifying details (the
+  email, or the name and zip code, of the task's identity);
 - ``empty``: it wrote nothing.
 
 A message that fails is sampled again (with a new seed); after ``max_attempts`` failed
@@ -45,7 +47,7 @@ from .users import STOP, ScriptedUser, has_stop_marker, is_confirmation
 __all__ = ["GUARDRAILS", "LLMUser", "resolve_backend"]
 
 GUARDRAILS = ("leaked_id", "new_need", "early_stop", "wrong_confirmation",
-              "missed_confirmation", "empty")
+              "missed_confirmation", "missed_identity", "empty")
 
 _TOKEN = re.compile(r"[#@\w][\w#@.\-]*\w|\w")
 _SMALL_WORDS = frozenset({"info", "order", "orders", "item", "items", "user", "users", "the",
@@ -172,12 +174,13 @@ class LLMUser:
 
     def respond(self, message: str, writes: Sequence[tuple[str, str, str | None]] = ()) -> str:
         stats = self.script.stats
-        before = (stats.declines, stats.confirmations)
+        before = (stats.declines, stats.confirmations, stats.identity_answers)
         scripted = self.script.respond(message, writes)
         self.agent_messages.append(str(message))
         self.history.append({"role": "user", "content": str(message)})
         decision = "decline" if stats.declines > before[0] else \
-            "confirm" if stats.confirmations > before[1] else None
+            "confirm" if stats.confirmations > before[1] else \
+            "identify" if stats.identity_answers > before[2] else None
         return self._reply(scripted, decision=decision)
 
     def report(self) -> dict:
@@ -228,8 +231,8 @@ class LLMUser:
 
     def check(self, text: str, scripted: str, decision: str | None = None) -> str | None:
         """The first guardrail ``text`` breaks, or ``None``. ``decision`` is the scripted
-        user's verdict on a proposal in the agent's message (``"confirm"``,
-        ``"decline"`` or ``None``)."""
+        user's reaction to the agent's message: a verdict on a proposal (``"confirm"``,
+        ``"decline"``), an identity answer (``"identify"``) or ``None``."""
         if not text.strip() or not text.replace(STOP, "").strip():
             return "empty"
         known = self._known_text(scripted)
@@ -251,6 +254,9 @@ class LLMUser:
             return "wrong_confirmation"
         if decision == "confirm" and not is_confirmation(text):
             return "missed_confirmation"
+        if decision == "identify" and not all(
+                str(v).lower() in low for v in self.task.identity.fields.values()):
+            return "missed_identity"
         return None
 
     def _reply(self, scripted: str, decision: str | None) -> str:

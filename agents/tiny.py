@@ -1,0 +1,211 @@
+"""A tiny Qwen2-style model and BPE tokenizer, built offline in seconds.
+
+For tests and the CPU demo: nothing is downloaded. The tokenizer is a byte-level BPE
+trained on the texts you give it (the tool schemas and messages of an environment, say)
+plus a small built-in corpus, so that every string is encodable and the common words of
+the environment are single tokens. Its chat template speaks the Hermes tool-call
+convention of Qwen models:
+
+- tool schemas go into the system turn, one JSON object per line inside ``<tools>``;
+- an assistant turn is ``<|im_start|>assistant\\n`` + content + ``<tool_call>{"name": ...,
+  "arguments": {...}}</tool_call>`` blocks + ``<|im_end|>`` (``<|im_end|>`` is the EOS);
+- a tool result is a ``tool`` turn.
+
+The assistant's content and its ``<|im_end|>`` sit inside ``{% generation %}`` markers, so
+``return_assistant_tokens_mask=True`` (TRL's ``assistant_only_loss``) marks exactly the
+tokens the model itself produces after the generation prompt, the same span a rollout
+samples.
+
+    from agents.tiny import build_tiny_model
+    path = build_tiny_model("runs/tiny", texts=["some text of the domain", ...])
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+IM_START, IM_END, PAD = "<|im_start|>", "<|im_end|>", "<|endoftext|>"
+#: Single tokens that are not special: they must survive ``skip_special_tokens``.
+MARKUP = ("<tool_call>", "</tool_call>", "<tools>", "</tools>")
+
+# Qwen-style template with tools and generation markers (written for this project).
+CHAT_TEMPLATE = (
+    "{%- set ns = namespace(system='') -%}"
+    "{%- if messages and messages[0]['role'] == 'system' -%}"
+    "{%- set ns.system = messages[0]['content'] -%}"
+    "{%- set messages = messages[1:] -%}"
+    "{%- endif -%}"
+    "{%- if ns.system or tools -%}"
+    "{{- '<|im_start|>system\\n' + ns.system -}}"
+    "{%- if tools -%}"
+    "{{- ('\\n\\n' if ns.system else '') + '# Tools\\n<tools>' -}}"
+    "{%- for tool in tools -%}"
+    "{{- '\\n' + (tool | tojson) -}}"
+    "{%- endfor -%}"
+    "{{- '\\n</tools>\\nCall a tool with <tool_call>{\"name\": name, \"arguments\": {...}}"
+    "</tool_call>.' -}}"
+    "{%- endif -%}"
+    "{{- '<|im_end|>\\n' -}}"
+    "{%- endif -%}"
+    "{%- for message in messages -%}"
+    "{%- if message['role'] == 'assistant' -%}"
+    "{{- '<|im_start|>assistant\\n' -}}"
+    "{%- generation -%}"
+    "{%- if message['content'] -%}{{- message['content'] -}}{%- endif -%}"
+    "{%- if message['tool_calls'] -%}"
+    "{%- for call in message['tool_calls'] -%}"
+    "{%- if call['function'] is defined -%}{%- set call = call['function'] -%}{%- endif -%}"
+    "{{- '<tool_call>{\"name\": ' + (call['name'] | tojson) + ', \"arguments\": ' -}}"
+    "{%- if call['arguments'] is string -%}{{- call['arguments'] -}}"
+    "{%- else -%}{{- call['arguments'] | tojson -}}{%- endif -%}"
+    "{{- '}</tool_call>' -}}"
+    "{%- endfor -%}"
+    "{%- endif -%}"
+    "{{- '<|im_end|>' -}}"
+    "{%- endgeneration -%}"
+    "{{- '\\n' -}}"
+    "{%- else -%}"
+    "{{- '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' -}}"
+    "{%- endif -%}"
+    "{%- endfor -%}"
+    "{%- if add_generation_prompt -%}{{- '<|im_start|>assistant\\n' -}}{%- endif -%}"
+)
+
+_BUILTIN_CORPUS = (
+    "Hello, how can I help you today? I'd be happy to help. Could you please provide the "
+    "email address on your account, or your first name, last name and zip code? Thank you. "
+    "Is there anything else I can help you with? Shall I proceed? Yes, please go ahead. "
+    "The order has been cancelled. The tracking number of your order is 123456789. "
+    '{"name": "get_order_details", "arguments": {"order_id": "#W1234567"}} '
+    '{"type": "function", "function": {"name": "find_user_id_by_email", "description": '
+    '"Find a user id by email.", "parameters": {"type": "object", "properties": {"email": '
+    '{"type": "string", "description": "The email."}}, "required": ["email"]}}} '
+    "0 1 2 3 4 5 6 7 8 9 10 100 1000 true false null Error: "
+)
+
+
+@dataclass
+class TinyConfig:
+    """Shape of the tiny model and its tokenizer.
+
+    Attributes:
+        vocab_size: BPE vocabulary size (special and markup tokens included).
+        hidden_size / intermediate_size / num_hidden_layers / num_attention_heads /
+        num_key_value_heads: the Qwen2 decoder's shape.
+        max_position_embeddings: longest sequence (prompt and whole episode).
+        seed: seed of the weight initialization.
+    """
+
+    vocab_size: int = 1024
+    hidden_size: int = 64
+    intermediate_size: int = 192
+    num_hidden_layers: int = 2
+    num_attention_heads: int = 4
+    num_key_value_heads: int = 2
+    max_position_embeddings: int = 8192
+    seed: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+def build_tokenizer(texts: Iterable[str] = (), vocab_size: int = 1024):
+    """A byte-level BPE ``PreTrainedTokenizerFast`` with the tool chat template."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import AddedToken, PreTrainedTokenizerFast
+
+    core = Tokenizer(models.BPE())
+    core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    core.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size, min_frequency=2, show_progress=False,
+        special_tokens=[PAD, IM_START, IM_END],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    corpus = [_BUILTIN_CORPUS, *(t for t in texts if isinstance(t, str) and t)]
+    core.train_from_iterator(corpus, trainer)
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=core, bos_token=None, eos_token=IM_END, pad_token=PAD,
+        unk_token=None, padding_side="left", model_max_length=1 << 20)
+    tokenizer.add_special_tokens({"additional_special_tokens": [IM_START, IM_END]})
+    tokenizer.add_tokens([AddedToken(t, special=False, normalized=False) for t in MARKUP])
+    tokenizer.chat_template = CHAT_TEMPLATE
+    return tokenizer
+
+
+def build_tiny_model(out_dir: str | Path, texts: Iterable[str] = (),
+                     config: TinyConfig | None = None) -> Path:
+    """Write a randomly initialized tiny Qwen2 model and its tokenizer to ``out_dir``.
+
+    Returns the directory, loadable with ``AutoModelForCausalLM.from_pretrained`` and
+    ``AutoTokenizer.from_pretrained`` (and as a policy with ``hf:<out_dir>``).
+    """
+    import torch
+    from transformers import GenerationConfig, Qwen2Config, Qwen2ForCausalLM
+
+    config = config or TinyConfig()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    tokenizer = build_tokenizer(texts, config.vocab_size)
+    model_config = Qwen2Config(
+        vocab_size=len(tokenizer), hidden_size=config.hidden_size,
+        intermediate_size=config.intermediate_size,
+        num_hidden_layers=config.num_hidden_layers,
+        num_attention_heads=config.num_attention_heads,
+        num_key_value_heads=config.num_key_value_heads,
+        max_position_embeddings=config.max_position_embeddings,
+        tie_word_embeddings=True, attention_dropout=0.0,
+        bos_token_id=None, eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id, **config.extra)
+    generator = torch.random.fork_rng()
+    with generator:
+        torch.manual_seed(config.seed)
+        model = Qwen2ForCausalLM(model_config)
+    model.generation_config = GenerationConfig(
+        eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
+        do_sample=True, temperature=1.0)
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    (out / "tiny_config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    return out
+
+
+def env_texts(env_id: str, episodes: int = 8, env_kwargs: dict | None = None) -> list[str]:
+    """Texts of an environment for the tokenizer: tool schemas, policy, openings, and the
+    reference policy's actions where the env has one (no model involved)."""
+    import gymnasium as gym
+
+    import tool_gym  # noqa: F401  (registers the ids)
+
+    texts: list[str] = []
+    env = gym.make(env_id, **(env_kwargs or {}))
+    try:
+        for seed in range(episodes):
+            observation, info = env.reset(seed=seed)
+            if seed == 0:
+                texts.append(json.dumps(info.get("tools") or [], ensure_ascii=False))
+                texts.append(str(info.get("policy") or ""))
+            texts.append(observation)
+            texts.extend(_oracle_texts(env, observation, info))
+    finally:
+        env.close()
+    return texts
+
+
+def _oracle_texts(env, observation: str, info: dict) -> list[str]:
+    from .oracle import OraclePolicy
+
+    policy = OraclePolicy()
+    try:
+        policy.reset(observation, info, env)
+    except (ValueError, RuntimeError, AttributeError, TypeError):
+        return []
+    texts = []
+    for _ in range(12):
+        action = policy.act(observation, info)
+        texts.append(action if isinstance(action, str) else json.dumps(action, default=str))
+        observation, _, terminated, truncated, info = env.step(action)
+        texts.append(observation)
+        if terminated or truncated:
+            break
+    return texts

@@ -1,0 +1,98 @@
+"""The tiny model builder: offline, fast, a tool-capable chat template whose assistant
+mask covers exactly what the model generates."""
+
+import json
+import time
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+from agents.tiny import TinyConfig, build_tiny_model  # noqa: E402
+from tool_gym.llm.transformers_backend import ChatFormat, load_model  # noqa: E402
+
+TOOLS = [{"type": "function", "function": {
+    "name": "get_order_details", "description": "Details of an order.",
+    "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}},
+                   "required": ["order_id"]}}}]
+CALL = {"name": "get_order_details", "arguments": {"order_id": "#W1234567"}}
+EPISODE = [
+    {"role": "system", "content": "Follow the policy."},
+    {"role": "user", "content": "Where is my order #W1234567? Ça va, 東京 ✓"},
+    {"role": "assistant", "content": "", "tool_calls": [
+        {"type": "function", "function": {"name": CALL["name"],
+                                          "arguments": json.dumps(CALL["arguments"])}}]},
+    {"role": "tool", "content": '{"status": "delivered"}'},
+    {"role": "assistant", "content": "It was delivered. Anything else?"},
+    {"role": "user", "content": "No, thanks."},
+    {"role": "assistant", "content": "Goodbye!"},
+]
+
+
+def test_build_is_fast_offline_and_loadable(tmp_path):
+    started = time.perf_counter()
+    path = build_tiny_model(tmp_path / "m", ["hello world " * 20],
+                            TinyConfig(vocab_size=512, hidden_size=32, intermediate_size=64))
+    assert time.perf_counter() - started < 60
+    model, tokenizer = load_model(path, device="cpu")
+    assert model.config.model_type == "qwen2" and model.dtype == torch.float32
+    assert sum(p.numel() for p in model.parameters()) < 200_000
+    assert tokenizer.padding_side == "left" and tokenizer.eos_token == "<|im_end|>"
+    text = 'naïve 東京 🙂 <tool_call>{"a": 1}</tool_call>'
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+    assert tokenizer.decode(ids) == text  # byte-level: every string round-trips
+    assert tokenizer.convert_tokens_to_ids("<tool_call>") in ids  # one token, not special
+    assert "<tool_call>" in tokenizer.decode(ids, skip_special_tokens=True)
+
+
+def test_template_renders_tools_and_hermes_calls(tiny):
+    _, tokenizer = tiny
+    text = tokenizer.apply_chat_template(EPISODE, tools=TOOLS, tokenize=False)
+    assert json.dumps(TOOLS[0]) in text  # schemas in the system turn
+    from tool_gym.core.actions import ToolCall
+
+    hermes = ToolCall(CALL["name"], CALL["arguments"]).to_hermes()
+    assert f"<|im_start|>assistant\n{hermes}<|im_end|>\n" in text  # what the env parses
+    assert text.endswith("<|im_start|>assistant\nGoodbye!<|im_end|>\n")
+    prompt = tokenizer.apply_chat_template(EPISODE[:2], tools=TOOLS, tokenize=False,
+                                           add_generation_prompt=True)
+    assert text.startswith(prompt) and prompt.endswith("<|im_start|>assistant\n")
+
+
+def test_assistant_mask_is_exactly_the_model_tokens(tiny):
+    """The SFT loss mask (TRL's assistant_only_loss) on a constructed episode: the masked
+    tokens are each assistant turn's text and its <|im_end|>, nothing else."""
+    _, tokenizer = tiny
+    out = tokenizer.apply_chat_template(EPISODE, tools=TOOLS, return_dict=True,
+                                        return_assistant_tokens_mask=True)
+    ids, mask = out["input_ids"], out["assistant_masks"]
+    spans, current = [], []
+    for token, m in zip(ids, mask):
+        if m:
+            current.append(token)
+        elif current:
+            spans.append(current)
+            current = []
+    if current:
+        spans.append(current)
+    from tool_gym.core.actions import ToolCall
+
+    expected = [ToolCall(CALL["name"], CALL["arguments"]).to_hermes() + "<|im_end|>",
+                "It was delivered. Anything else?<|im_end|>", "Goodbye!<|im_end|>"]
+    assert [tokenizer.decode(s) for s in spans] == expected
+    # and every unmasked token belongs to the prompt side: system, user, tool, markup
+    unmasked = tokenizer.decode([t for t, m in zip(ids, mask) if not m])
+    for part in ("Follow the policy.", "Where is my order", '{"status": "delivered"}',
+                 "No, thanks.", "<|im_start|>assistant\n"):
+        assert part in unmasked
+    assert "Goodbye" not in unmasked and "It was delivered" not in unmasked
+
+
+def test_env_reply_tokens_follow_the_template(tiny):
+    model, tokenizer = tiny
+    fmt = ChatFormat(tokenizer, TOOLS)
+    assert fmt.env_text([{"role": "tool", "content": "42"}]) == \
+        "\n<|im_start|>tool\n42<|im_end|>\n<|im_start|>assistant\n"
+    assert fmt.env_ids([{"role": "user", "content": "ok"}], closed=False)[0] == \
+        tokenizer.eos_token_id  # a turn cut before its end gets its end-of-turn token
