@@ -637,6 +637,10 @@ class ToolPool:
     db_seed: int = 0
     filler: Any = field(default=None, repr=False, compare=False)
     _filled: set = field(default_factory=set, repr=False, compare=False)
+    _initial_banks: dict | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._initial_banks = json.loads(json.dumps(self.banks))
 
     def bank(self, key: str) -> list[dict]:
         """Every working argument set of an executable tool (probed on first use)."""
@@ -698,10 +702,13 @@ class ToolPool:
         return arguments
 
     def value_samples(self, per_name: int = 16) -> dict[str, list]:
-        """Parameter name -> values seen in the banks so far (for realistic action
-        samples)."""
+        """Parameter name -> values of the banks as they were built (for realistic action
+        samples). Banks probed later are left out, so the result never depends on which
+        tasks were synthesized before (two envs of one process get the same values)."""
+        if self._initial_banks is None:
+            raise RuntimeError("value_samples before the pool was built")
         out: dict[str, list] = {}
-        for bank in self.banks.values():
+        for bank in self._initial_banks.values():
             for arguments in bank:
                 for key, value in arguments.items():
                     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
