@@ -11,9 +11,17 @@ are kept and skipped, a partial last line left by a kill is dropped. At the end 
 episodes file is rewritten in (task, trial) order, and ``OUT/summary.json`` and
 ``OUT/pass_hat_k.png`` are written. Nothing written depends on wall-clock time, so two
 runs with the same arguments (interrupted or not) write byte-identical files.
+
+``--ray`` spreads the episodes over Ray (``pip install "tool_gym[distributed]"``): a local
+``ray.init`` with ``--ray-cpus`` CPUs, or ``--ray auto`` / ``--ray HOST:PORT`` for a
+cluster. A pool of workers, each holding one env and one policy, plays the same episodes
+with the same seeds; each is appended to the same file as it finishes (in completion
+order), and the final rewrite, the summary and resuming are the same as without Ray, so
+the files are byte-identical to a local run's (see ``agents/distributed.py``).
 """
 
 import argparse
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -38,7 +46,9 @@ class Args:
     env: str = field(default="ToolRetail-v0", metadata={
         "help": "Gymnasium id of the environment"})
     policy: str = field(default="oracle", metadata={
-        "help": "policy: 'oracle', 'random' or 'module:Class' (instantiated with no arguments)"})
+        "help": "policy: 'oracle', 'random', 'hf:PATH' (a local transformers model), "
+                "'openai:URL#MODEL' (an OpenAI-compatible server) or 'module:Class' "
+                "(instantiated with no arguments)"})
     split: str = field(default="test", metadata={
         "help": "task split: 'train' or 'test'", "choices": ("train", "test")})
     tasks: typing.Optional[int] = field(default=None, metadata={
@@ -54,10 +64,22 @@ class Args:
         "help": "output directory (default: runs/<env>-<policy>-<split>); rerun to resume"})
     env_kwargs: str = field(default="{}", metadata={
         "help": "JSON object of keyword arguments for gym.make"})
+    ray: typing.Optional[str] = field(default=None, metadata={
+        "help": "play the episodes on Ray: '--ray' alone starts a local Ray, '--ray auto' or "
+                "'--ray HOST:PORT' connects to a cluster (needs tool_gym[distributed])",
+        "nargs": "?", "const": "local", "metavar": "ADDRESS"})
+    ray_cpus: typing.Optional[int] = field(default=None, metadata={
+        "help": "with --ray: CPUs of the local Ray (default: all), or the number of workers "
+                "on a cluster (default: one per CPU of the cluster)"})
+    save_trajectories: bool = field(default=False, metadata={
+        "help": "also store each episode's calls, results, messages and ground-truth calls "
+                "in OUT/trajectories.jsonl (for python -m tool_gym.synth.sweep)",
+        "action": "store_true"})
 
 
 DEFAULT_TASKS = {"test": 200, "train": 100}
 EPISODES, SUMMARY, PLOT, CONFIG = "episodes.jsonl", "summary.json", "pass_hat_k.png", "config.json"
+TRAJECTORIES = "trajectories.jsonl"
 
 
 def parse_args(argv=None) -> Args:
@@ -68,10 +90,16 @@ def parse_args(argv=None) -> Args:
         kind = hints[f.name]
         if typing.get_origin(kind) is typing.Union:  # Optional[X]
             kind = next(a for a in typing.get_args(kind) if a is not type(None))
+        if "action" in f.metadata:  # a flag
+            parser.add_argument("--" + f.name.replace("_", "-"), action=f.metadata["action"],
+                                default=f.default, help=f.metadata["help"])
+            continue
+        extra = {key: f.metadata[key] for key in ("choices", "nargs", "const", "metavar")
+                 if key in f.metadata}
         parser.add_argument("--" + f.name.replace("_", "-"), type=kind, default=f.default,
                             help=f.metadata["help"] + ("" if f.default is None
                                                        else f" (default: {f.default})"),
-                            choices=f.metadata.get("choices"))
+                            **extra)
     return Args(**vars(parser.parse_args(argv)))
 
 
@@ -164,6 +192,32 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def play_local(env_id: str, env_kwargs: dict, policy_spec: str, jobs: list,
+               trajectories: bool = False):
+    """Play ``jobs`` (``(task_id, trial, seed)``) in order with one env and one policy in
+    this process; yield ``(task_id, trial, seed, record)`` as each episode ends (with
+    ``trajectories``, each record also holds its ``"trajectory"``)."""
+    env = gym.make(env_id, **env_kwargs)
+    policy = load_policy(policy_spec)
+    try:
+        for task_id, trial, seed in jobs:
+            extra = {"trajectory": True} if trajectories else {}
+            yield task_id, trial, seed, run_episode(env, policy, seed, task_id, **extra)
+    finally:
+        env.close()
+
+
+def play_ray(args: "Args", env_kwargs: dict, jobs: list):
+    """Play ``jobs`` on Ray (``--ray``); yield as :func:`play_local`, in completion order."""
+    from agents import distributed
+
+    with distributed.session(args.ray, args.ray_cpus) as ray:
+        workers = args.ray_cpus if args.ray not in (None, "", "local") else None
+        workers = workers or distributed.default_workers(ray)
+        print(f"ray: {workers} workers", file=sys.stderr)
+        yield from distributed.play(args.env, env_kwargs, args.policy, jobs, workers=workers)
+
+
 def print_table(summary: dict) -> None:
     print(f"\n{summary['episodes']} episodes over {summary['tasks']} tasks")
     print(f"{'k':>3}  {'pass^k':>7}  {'95% CI':>17}  {'pass@k':>7}")
@@ -212,6 +266,10 @@ def main(argv=None) -> dict:
     args = parse_args(argv)
     if args.trials < 1:
         raise SystemExit(f"--trials must be positive, got {args.trials}")
+    if args.ray_cpus is not None and args.ray_cpus < 1:
+        raise SystemExit(f"--ray-cpus must be positive, got {args.ray_cpus}")
+    if args.save_trajectories and args.ray is not None:
+        raise SystemExit("--save-trajectories is not supported with --ray yet")
     env_kwargs = json.loads(args.env_kwargs)
     if not isinstance(env_kwargs, dict):
         raise SystemExit("--env-kwargs must be a JSON object")
@@ -226,29 +284,38 @@ def main(argv=None) -> dict:
     episodes_path = out / EPISODES
     done = load_episodes(episodes_path)
     episodes_path.touch()
+    trajectories_path = out / TRAJECTORIES
+    trajectories = load_episodes(trajectories_path) if args.save_trajectories else {}
     plan = [(task_id, trial) for task_id in task_ids for trial in range(args.trials)]
     todo = [key for key in plan if key not in done]
     if done:
         print(f"resuming in {out}: {len(plan) - len(todo)} of {len(plan)} episodes done")
 
-    env = gym.make(args.env, **env_kwargs)
-    policy = load_policy(args.policy)
+    jobs = [(task_id, trial, episode_seed(args.seed, task_id, trial)) for task_id, trial in todo]
+    if args.ray is not None and jobs:
+        results = play_ray(args, env_kwargs, jobs)
+    else:
+        results = play_local(args.env, env_kwargs, args.policy, jobs,
+                             trajectories=args.save_trajectories)
     bar = tqdm(total=len(plan), initial=len(plan) - len(todo), desc=f"{args.policy}",
                unit="ep", file=sys.stderr, dynamic_ncols=True)
     try:
-        for task_id, trial in todo:
-            seed = episode_seed(args.seed, task_id, trial)
-            record = run_episode(env, policy, seed, task_id)
-            record.update(task_id=task_id, trial=trial, seed=seed)
-            append_episode(episodes_path, record)
-            done[(task_id, trial)] = record
-            bar.update(1)
+        with contextlib.closing(results):
+            for task_id, trial, seed, record in results:  # as each episode ends
+                trajectory = record.pop("trajectory", None)
+                if args.save_trajectories and trajectory is not None:
+                    trajectory = dict(trajectory, task_id=task_id, trial=trial, seed=seed)
+                    append_episode(trajectories_path, trajectory)
+                    trajectories[(task_id, trial)] = trajectory
+                record.update(task_id=task_id, trial=trial, seed=seed)
+                append_episode(episodes_path, record)
+                done[(task_id, trial)] = record
+                bar.update(1)
     except KeyboardInterrupt:
         print(f"\ninterrupted: rerun the same command to resume into {out}", file=sys.stderr)
         raise
     finally:
         bar.close()
-        env.close()
 
     # Canonical episodes file: plan order first, then episodes of other tasks kept from
     # earlier runs into this directory (they never count in the summary).
@@ -257,6 +324,10 @@ def main(argv=None) -> dict:
                                          "" if key[0] in order else str(key[0]), key[1]))
     write_atomic(episodes_path, "".join(json.dumps(done[key], sort_keys=True) + "\n"
                                         for key in keys))
+    if args.save_trajectories:
+        write_atomic(trajectories_path, "".join(
+            json.dumps(trajectories[key], sort_keys=True) + "\n"
+            for key in keys if key in trajectories))
 
     summary = summarize([done[key] for key in plan], max_k=args.trials)
     summary["config"] = dict(config, split=args.split, trials=args.trials,

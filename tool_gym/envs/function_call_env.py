@@ -15,6 +15,7 @@ from ..core.actions import ToolCall, parse_action
 from ..core.ast_match import check, checker_mode, components, schema_validity
 from ..synth.formats import CATEGORIES, NO_CALL_REPLY, FunctionTask, read_jsonl
 from .spaces import LLMText, ToolActionSpace
+from .tool_env import _shorten
 
 #: Size of the frozen test split of synthesized tasks (``"test-0"`` .. ``"test-199"``).
 TEST_SET_SIZE = 200
@@ -475,7 +476,7 @@ class FunctionCallEnv(gym.Env):
             total = sum(self.weights.values())
             reward = total if verdict_ok else min(reward, 0.99 * total)
         self._done = True
-        self._answer = action if isinstance(action, str) else repr(action)
+        self._answer = action if isinstance(action, str) else _shorten(action)
         verification = {
             "correct": bool(verdict_ok), "success": bool(verdict_ok), "score": float(reward),
             "ended": "answered", "errors": list(errors), "error_type": error_type,

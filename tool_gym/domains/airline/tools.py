@@ -724,6 +724,8 @@ def send_certificate(db, user_id: UserId, amount: int) -> str:
         amount: The amount of the certificate.
     """
     _user_exists(db, user_id)
+    if amount <= 0:  # tau2 accepts any number; a non-positive certificate is never valid
+        raise ToolError("the amount of a certificate must be positive")
     have = {mid for (mid,) in db.execute(
         "SELECT id FROM payment_methods WHERE user_id = ? AND id IN (?, ?, ?)",
         (user_id, *NEW_CERTIFICATE_IDS))}
