@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from datetime import date
 import sqlite3
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -59,6 +60,44 @@ def mentions_answer(answer: str, messages: Sequence[str]) -> bool:
 
 def pick(rng: np.random.Generator, options: Sequence[Any]) -> Any:
     return options[int(rng.integers(len(options)))]
+
+
+# ------------------------------------------------------------ wording and solutions
+DONE = "Done. Is there anything else you need?"
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+
+
+def write_steps(reads: Sequence[ToolCall], proposal: str, call: ToolCall,
+                done: str = DONE) -> tuple[PlanStep, ...]:
+    """The reference steps of a write need: reads, a proposal awaiting a yes, the write,
+    a closing message."""
+    return (*(PlanStep(call=r) for r in reads),
+            PlanStep(say=proposal, expects_confirmation=True), PlanStep(call=call),
+            PlanStep(say=done))
+
+
+def answer_steps(reads: Sequence[ToolCall], message: str) -> tuple[PlanStep, ...]:
+    """The reference steps of an information need: reads, then the answer."""
+    return (*(PlanStep(call=r) for r in reads), PlanStep(say=message))
+
+
+def dollars(amount: float) -> str:
+    """``$1,250`` for whole dollars, ``$85.40`` otherwise (how a person writes it)."""
+    return f"${amount:,.0f}" if amount == int(amount) else f"${amount:,.2f}"
+
+
+def money_terms(amount: float) -> tuple[str, ...]:
+    """The ways an agent's message may write ``amount`` (any one of them matches)."""
+    if amount == int(amount):
+        return tuple(dict.fromkeys((f"{int(amount)}", f"{int(amount):,}")))
+    return tuple(dict.fromkeys((f"{amount:.2f}", f"{amount:,.2f}")))
+
+
+def date_words(day: str) -> str:
+    """``2024-05-03`` -> ``May 3, 2024``."""
+    d = date.fromisoformat(day)
+    return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
 
 
 @dataclass

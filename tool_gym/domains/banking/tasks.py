@@ -19,12 +19,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ...core.actions import ToolCall
-from ...core.taskkit import RuleTaskKit, SampleContext
-from ...core.tasks import Constraint, Description, Expectation, PlanStep
+from ...core.taskkit import (RuleTaskKit, SampleContext, answer_steps, date_words,
+                              dollars, money_terms, write_steps)
+from ...core.tasks import Constraint, Description, Expectation
 from .generate import NEW_PAYEES
 from .tools import DISPUTE_WINDOW_DAYS, TODAY, days_before_today, money, transferred_today
 
-DONE = "Done. Is there anything else you need?"
 ASK_IDENTITY = ("Before I can help, I need to verify your identity. Could you tell me the "
                 "email address or the online banking username on your account?")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -45,31 +45,14 @@ REASON_WORDS = {
 
 # ------------------------------------------------------------------------ wording
 
-def dollars(amount: float) -> str:
-    """``$1,250`` for whole dollars, ``$85.40`` otherwise (how a person writes it)."""
-    return f"${amount:,.0f}" if amount == int(amount) else f"${amount:,.2f}"
 
 
-def money_terms(amount: float) -> tuple[str, ...]:
-    """The ways an agent's message may write ``amount`` (any one of them matches)."""
-    if amount == int(amount):
-        return tuple(dict.fromkeys((f"{int(amount)}", f"{int(amount):,}")))
-    return tuple(dict.fromkeys((f"{amount:.2f}", f"{amount:,.2f}")))
 
 
-def date_words(day: str) -> str:
-    d = date.fromisoformat(day)
-    return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
 
 
-def write_steps(reads: list[ToolCall], proposal: str, call: ToolCall) -> tuple[PlanStep, ...]:
-    return (*(PlanStep(call=r) for r in reads),
-            PlanStep(say=proposal, expects_confirmation=True), PlanStep(call=call),
-            PlanStep(say=DONE))
 
 
-def answer_steps(reads: list[ToolCall], message: str) -> tuple[PlanStep, ...]:
-    return (*(PlanStep(call=r) for r in reads), PlanStep(say=message))
 
 
 # ------------------------------------------------------------------ descriptions

@@ -18,12 +18,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ...core.actions import ToolCall
-from ...core.taskkit import RuleTaskKit, SampleContext
-from ...core.tasks import Constraint, Description, Expectation, PlanStep
+from ...core.taskkit import (RuleTaskKit, SampleContext, answer_steps, date_words,
+                              dollars, money_terms, write_steps)
+from ...core.tasks import Constraint, Description, Expectation
 from .generate import NEW_SUBJECTS
 from .tools import OPEN_STAGES, PRODUCTS, TODAY, stage_index
 
-DONE = "Done. Is there anything else you need?"
 ASK_IDENTITY = ("Happy to help. First I need to verify who you are: what is your work email "
                 "or your CRM username?")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -32,30 +32,14 @@ FOLLOWUPS = ("Send revised quote", "Book onsite workshop", "Confirm legal contac
              "Draft implementation plan", "Prepare ROI summary", "Schedule executive briefing")
 
 
-def dollars(amount: float) -> str:
-    return f"${amount:,.0f}" if amount == int(amount) else f"${amount:,.2f}"
 
 
-def money_terms(amount: float) -> tuple[str, ...]:
-    """The ways an agent's message may write ``amount`` (any one of them matches)."""
-    if amount == int(amount):
-        return tuple(dict.fromkeys((f"{int(amount)}", f"{int(amount):,}")))
-    return tuple(dict.fromkeys((f"{amount:.2f}", f"{amount:,.2f}")))
 
 
-def date_words(day: str) -> str:
-    d = date.fromisoformat(day)
-    return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
 
 
-def write_steps(reads: list[ToolCall], proposal: str, call: ToolCall) -> tuple[PlanStep, ...]:
-    return (*(PlanStep(call=r) for r in reads),
-            PlanStep(say=proposal, expects_confirmation=True), PlanStep(call=call),
-            PlanStep(say=DONE))
 
 
-def answer_steps(reads: list[ToolCall], message: str) -> tuple[PlanStep, ...]:
-    return (*(PlanStep(call=r) for r in reads), PlanStep(say=message))
 
 
 # ------------------------------------------------------------------ descriptions

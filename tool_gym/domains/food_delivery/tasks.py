@@ -18,12 +18,11 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 from ...core.actions import ToolCall
-from ...core.taskkit import RuleTaskKit, SampleContext
-from ...core.tasks import Constraint, Description, Expectation, PlanStep
+from ...core.taskkit import RuleTaskKit, SampleContext, answer_steps, write_steps
+from ...core.tasks import Constraint, Description, Expectation
 from .generate import NEW_INSTRUCTIONS
 from .tools import NOW, REFUND_WINDOW_HOURS, TODAY, cents_of, hours_since, order_amounts
 
-DONE = "Done. Is there anything else you need?"
 ASK_IDENTITY = ("I can help with that. First, to verify your account, could you give me the "
                 "email address or the username you use in the app?")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -51,14 +50,8 @@ def and_list(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def write_steps(reads: list[ToolCall], proposal: str, call: ToolCall) -> tuple[PlanStep, ...]:
-    return (*(PlanStep(call=r) for r in reads),
-            PlanStep(say=proposal, expects_confirmation=True), PlanStep(call=call),
-            PlanStep(say=DONE))
 
 
-def answer_steps(reads: list[ToolCall], message: str) -> tuple[PlanStep, ...]:
-    return (*(PlanStep(call=r) for r in reads), PlanStep(say=message))
 
 
 # ------------------------------------------------------------------ descriptions
