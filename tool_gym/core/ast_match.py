@@ -80,6 +80,14 @@ _FLOAT_TYPES = ("float", "number")
 _STRIP = re.compile(r"[ ,./\-_*^]")
 
 
+
+def _show(value: Any, limit: int = 120) -> str:
+    """A bounded repr that never raises (a huge int's repr exceeds Python's digit limit)."""
+    try:
+        return repr(value)[:limit]
+    except ValueError:
+        return f"<{type(value).__name__}>"
+
 def normalize_string(text: str) -> str:
     """BFCL's string normalization: drop spaces and ``,./-_*^``, lower case, ``'`` -> ``"``.
 
@@ -230,11 +238,11 @@ def _type_check(param: str, value: Any, accepted: list, spec: dict
         if any(_items_fit(value, entry, item_type) for entry in accepted):
             return _OK, variable
         return _fail("type_error:nested",
-                     f"items of {param!r} must be of type {item_kind}: {value!r:.120}"), variable
+                     f"items of {param!r} must be of type {item_kind}: {_show(value)}"), variable
     if answer_type is not None and type(value) is answer_type:
         return _OK, True
     return _fail("type_error:simple", f"{param!r} must be of type {kind}, got "
-                                      f"{type(value).__name__}: {value!r:.120}"), variable
+                                      f"{type(value).__name__}: {_show(value)}"), variable
 
 
 def _norm(value: Any) -> Any:
@@ -258,7 +266,7 @@ def _dict_check(param: str, value: Any, accepted: list) -> MatchResult:
             continue
         if _dict_fits(value, entry):
             return _OK
-    return _fail("value_error:dict", f"invalid value for {param!r}: {value!r:.120}")
+    return _fail("value_error:dict", f"invalid value for {param!r}: {_show(value)}")
 
 
 def _list_of_dicts_check(param: str, value: list, accepted: list) -> MatchResult:
@@ -270,14 +278,14 @@ def _list_of_dicts_check(param: str, value: list, accepted: list) -> MatchResult
             continue
         if all(_dict_fits(value[i], entry[i]) for i in range(size)):
             return _OK
-    return _fail("value_error:list_dict", f"invalid value for {param!r}: {value!r:.120}")
+    return _fail("value_error:list_dict", f"invalid value for {param!r}: {_show(value)}")
 
 
 def _string_check(param: str, value: str, accepted: list) -> MatchResult:
     if normalize_string(value) in [normalize_string(a) for a in accepted if type(a) is str]:
         return _OK
     return _fail("value_error:string",
-                 f"invalid value for {param!r}: {value!r:.120}; accepted: {accepted!r:.200}")
+                 f"invalid value for {param!r}: {_show(value)}; accepted: {_show(accepted, 200)}")
 
 
 def _list_check(param: str, value: list, accepted: list) -> MatchResult:
@@ -287,7 +295,7 @@ def _list_check(param: str, value: list, accepted: list) -> MatchResult:
             if mine == [_norm(v) if type(v) is str else v for v in entry]:
                 return _OK
     return _fail("value_error:list",
-                 f"invalid value for {param!r}: {value!r:.120}; accepted: {accepted!r:.200}")
+                 f"invalid value for {param!r}: {_show(value)}; accepted: {_show(accepted, 200)}")
 
 
 def check_value(param: str, value: Any, accepted: Any, spec: dict) -> MatchResult:
@@ -319,7 +327,7 @@ def check_value(param: str, value: Any, accepted: Any, spec: dict) -> MatchResul
     if found:
         return _OK
     return _fail("value_error:others",
-                 f"invalid value for {param!r}: {value!r:.120}; accepted: {accepted!r:.200}")
+                 f"invalid value for {param!r}: {_show(value)}; accepted: {_show(accepted, 200)}")
 
 
 # -------------------------------------------------------------------- one call
@@ -333,7 +341,7 @@ def check_call(doc: Any, name: str, arguments: Any, answer: Mapping[str, Any],
     params = next(iter(answer.values())) or {}
     expected = _expected_name(doc["name"], underscore_to_dot)
     if name != expected:
-        return _fail("wrong_func_name", f"expected a call of {expected!r}, got {name!r:.80}")
+        return _fail("wrong_func_name", f"expected a call of {expected!r}, got {_show(name, 80)}")
     if not isinstance(arguments, Mapping):
         return _fail("wrong_arguments", f"arguments of {name!r} must be an object")
     schema = doc.get("parameters") or {}
