@@ -12,6 +12,12 @@ episodes file is rewritten in (task, trial) order, and ``OUT/summary.json`` and
 ``OUT/pass_hat_k.png`` are written. Nothing written depends on wall-clock time, so two
 runs with the same arguments (interrupted or not) write byte-identical files.
 
+A policy sees only the observation and the info, as an agent would: a ``module:Class``
+policy is built and played in a process of its own that holds no env
+(``agents/isolation.py``), and only ``--policy oracle`` is handed the hidden task
+(``agents/privileged.py``). A wrong ``--env``, ``--env-kwargs`` or ``--policy`` stops the
+run with one line before any work.
+
 ``--ray`` spreads the episodes over Ray (``pip install "tool_gym[distributed]"``): a local
 ``ray.init`` with ``--ray-cpus`` CPUs, or ``--ray auto`` / ``--ray HOST:PORT`` for a
 cluster. A pool of workers, each holding one env and one policy, plays the same episodes
@@ -24,6 +30,7 @@ import argparse
 import contextlib
 import dataclasses
 import hashlib
+import importlib
 import json
 import os
 import re
@@ -36,7 +43,9 @@ import gymnasium as gym
 from tqdm import tqdm
 
 import tool_gym  # noqa: F401  (registers the environments)
-from agents import load_policy
+from agents.isolation import load_policy_isolated, needs_isolation
+from agents.policy import check_policy_spec
+from agents.privileged import privileged_spec
 from agents.rollout import run_episode
 from tool_gym.core.metrics import summarize
 
@@ -101,6 +110,38 @@ def parse_args(argv=None) -> Args:
                                                        else f" (default: {f.default})"),
                             **extra)
     return Args(**vars(parser.parse_args(argv)))
+
+
+def check_args(args: Args) -> None:
+    """Exit with one line saying what to use when --env or --policy names nothing (before
+    any work: no env is built, no model loaded)."""
+    module, sep, env_name = args.env.rpartition(":")
+    try:
+        if sep:  # "module:Env-v0", as gym.make takes it
+            importlib.import_module(module)
+        gym.spec(env_name)
+    except ImportError as error:
+        raise SystemExit(f"--env {args.env!r}: cannot import module {module!r} ({error})") \
+            from None
+    except gym.error.Error as error:
+        raise SystemExit(f"--env {args.env!r}: {str(error).rstrip('.')}; the tool_gym ids "
+                         f"are listed in README.md (e.g. ToolRetail-v0)") from None
+    try:
+        check_policy_spec(args.policy, imports=False)  # a module:Class is imported apart
+    except ValueError as error:
+        raise SystemExit(f"--policy: {error}") from None
+
+
+def start_policy(spec: str):
+    """A ``module:Class`` policy started now, in its own process (``agents.isolation``),
+    so that a spec that cannot be built stops the run before any work; ``None`` for the
+    library's policies (built where they play)."""
+    if not needs_isolation(spec):
+        return None
+    try:
+        return load_policy_isolated(spec)
+    except ValueError as error:
+        raise SystemExit(f"--policy: {error}") from None
 
 
 def resolve_task_ids(args: Args) -> list:
@@ -193,18 +234,24 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def play_local(env_id: str, env_kwargs: dict, policy_spec: str, jobs: list,
-               trajectories: bool = False):
+               trajectories: bool = False, policy=None):
     """Play ``jobs`` (``(task_id, trial, seed)``) in order with one env and one policy in
-    this process; yield ``(task_id, trial, seed, record)`` as each episode ends (with
-    ``trajectories``, each record also holds its ``"trajectory"``)."""
+    this process (a ``module:Class`` policy in a process of its own); yield ``(task_id,
+    trial, seed, record)`` as each episode ends (with ``trajectories``, each record also
+    holds its ``"trajectory"``). ``policy``: the spec's policy, already built."""
     env = gym.make(env_id, **env_kwargs)
-    policy = load_policy(policy_spec)
+    if policy is None:
+        policy = load_policy_isolated(policy_spec)
+    privileged = privileged_spec(policy_spec)  # only --policy oracle sees the hidden task
     try:
         for task_id, trial, seed in jobs:
             extra = {"trajectory": True} if trajectories else {}
-            yield task_id, trial, seed, run_episode(env, policy, seed, task_id, **extra)
+            yield task_id, trial, seed, run_episode(env, policy, seed, task_id,
+                                                    privileged=privileged, **extra)
     finally:
         env.close()
+        if callable(getattr(policy, "close", None)):
+            policy.close()
 
 
 def play_ray(args: "Args", env_kwargs: dict, jobs: list):
@@ -270,10 +317,24 @@ def main(argv=None) -> dict:
         raise SystemExit(f"--ray-cpus must be positive, got {args.ray_cpus}")
     if args.save_trajectories and args.ray is not None:
         raise SystemExit("--save-trajectories is not supported with --ray yet")
-    env_kwargs = json.loads(args.env_kwargs)
+    try:
+        env_kwargs = json.loads(args.env_kwargs)
+    except ValueError as error:
+        raise SystemExit(f"--env-kwargs must be a JSON object: {error}") from None
     if not isinstance(env_kwargs, dict):
         raise SystemExit("--env-kwargs must be a JSON object")
+    check_args(args)
     task_ids = resolve_task_ids(args)
+    policy = start_policy(args.policy)  # a module:Class policy: built now, in its own process
+    try:
+        return run(args, env_kwargs, task_ids, policy)
+    finally:
+        if policy is not None:
+            policy.close()
+
+
+def run(args: Args, env_kwargs: dict, task_ids: list, policy=None) -> dict:
+    """The evaluation of checked arguments (``policy``: the spec's policy if started)."""
     out = Path(args.out) if args.out else default_out(args)
     out.mkdir(parents=True, exist_ok=True)
     config = {"env": args.env, "policy": args.policy, "seed": args.seed,
@@ -296,7 +357,7 @@ def main(argv=None) -> dict:
         results = play_ray(args, env_kwargs, jobs)
     else:
         results = play_local(args.env, env_kwargs, args.policy, jobs,
-                             trajectories=args.save_trajectories)
+                             trajectories=args.save_trajectories, policy=policy)
     bar = tqdm(total=len(plan), initial=len(plan) - len(todo), desc=f"{args.policy}",
                unit="ep", file=sys.stderr, dynamic_ncols=True)
     try:

@@ -254,8 +254,40 @@ def log_eval(out: Path, summaries: dict, args: Args) -> None:
 
 # ---------------------------------------------------------------------------- main
 
+def check_args(args) -> None:
+    """Exit with one line saying what to use when --env, --env-kwargs or --sft-policy is
+    wrong, before any work (no model is built or loaded)."""
+    import gymnasium as gym
+
+    import tool_gym  # noqa: F401  (registers the ids)
+    from agents.policy import check_policy_spec
+
+    try:
+        env_kwargs = json.loads(args.env_kwargs)
+    except ValueError as error:
+        raise SystemExit(f"--env-kwargs must be a JSON object: {error}") from None
+    if not isinstance(env_kwargs, dict):
+        raise SystemExit("--env-kwargs must be a JSON object")
+    try:
+        gym.spec(args.env)
+    except gym.error.Error as error:
+        raise SystemExit(f"--env {args.env!r}: {str(error).rstrip('.')}; the tool_gym ids "
+                         f"are listed in README.md (e.g. ToolCall-Simple-v0)") from None
+    sft_steps = args.steps if args.algo == "sft" else args.warm_start_steps
+    if sft_steps > 0:
+        from agents.isolation import IsolatedPolicy, needs_isolation
+
+        try:
+            check_policy_spec(args.sft_policy, imports=False)
+            if needs_isolation(args.sft_policy):  # built apart, as it will play (and closed)
+                IsolatedPolicy(args.sft_policy).close()
+        except ValueError as error:
+            raise SystemExit(f"--sft-policy: {error}") from None
+
+
 def main(argv=None) -> dict:
     args = parse_args(argv)
+    check_args(args)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     import numpy as np

@@ -8,6 +8,7 @@ from importlib import import_module
 
 from .oracle import OraclePolicy
 from .policy import Policy, RandomPolicy, load_policy
+from .privileged import OracleAccess, PrivilegedPolicy
 
 _LAZY = {
     "TransformersPolicy": ".transformers_policy",
@@ -18,7 +19,8 @@ _LAZY = {
     "build_tiny_model": ".tiny",
 }
 
-__all__ = ["Policy", "RandomPolicy", "OraclePolicy", "load_policy", *_LAZY]
+__all__ = ["Policy", "RandomPolicy", "OraclePolicy", "OracleAccess", "PrivilegedPolicy",
+           "load_policy", *_LAZY]
 
 
 def __getattr__(name: str):

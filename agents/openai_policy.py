@@ -78,12 +78,12 @@ class OpenAIPolicy:
         self._episode_seed: int | None = None
 
     # -- Policy API
-    def reset(self, observation: str, info: dict, env: Any = None) -> None:
+    def reset(self, observation: str, info: dict) -> None:
         self.tools = list((info or {}).get("tools") or [])
         self.messages = initial_messages(observation, info, self.system_prompt)
         self._last = None
         self._episode_seed = None if self.seed is None else \
-            episode_seed(self.seed, info, observation, env) % (2**31)
+            episode_seed(self.seed, info, observation) % (2**31)
 
     def act(self, observation: str, info: dict) -> dict:
         if self._last is not None:

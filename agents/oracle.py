@@ -1,23 +1,25 @@
 """``OraclePolicy``: plays the task kit's reference solution through the text interface.
 
-The oracle is privileged: at ``reset`` it reads the episode's hidden task from the env
-(``env.unwrapped.task``) and asks the domain's task kit for the plan
-(``env.unwrapped.kit.plan(task)``). It then acts exactly as an LLM would, by text: a
-plan step with a ``call`` becomes a Hermes ``<tool_call>`` block, a ``say`` step becomes
-a message to the user. It does not read the tools' results or the user's replies, so it
-succeeds only if the plan is right and the simulated user follows it: an oracle failure
-points at the task kit, the user simulator or the verifier.
+The oracle is privileged (:mod:`agents.privileged`): it is started with
+``reset_privileged(observation, info, access)``, where ``access`` holds the episode's hidden
+task and the domain's task kit, and it asks the kit for the plan (``access.kit.plan(task)``).
+Only ``--policy oracle`` and the library's own code are granted that access; the plain
+``reset(observation, info)`` of every other policy cannot start it. It then acts exactly
+as an LLM would, by text: a plan step with a ``call`` becomes a Hermes ``<tool_call>``
+block, a ``say`` step becomes a message to the user. It does not read the tools' results
+or the user's replies, so it succeeds only if the plan is right and the simulated user
+follows it: an oracle failure points at the task kit, the user simulator or the verifier.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from .privileged import OracleAccess
 
 CLOSING = "Is there anything else I can help you with?"
 
 
 class OraclePolicy:
-    """Solves a task from its hidden intent (needs the env at ``reset``)."""
+    """Solves a task from its hidden intent (a :class:`~agents.privileged.PrivilegedPolicy`)."""
 
     closing = CLOSING
 
@@ -26,19 +28,16 @@ class OraclePolicy:
         self.position = 0
         self.task_id: str | None = None
 
-    def reset(self, observation: str, info: dict, env: Any = None) -> None:
-        if env is None:
-            raise ValueError("OraclePolicy reads the hidden task from the env: call "
-                             "reset(observation, info, env) with the env of the episode")
-        base = getattr(env, "unwrapped", env)
-        task = getattr(base, "task", None)
-        kit = getattr(base, "kit", None)
-        if task is None or kit is None or not callable(getattr(kit, "plan", None)):
-            raise ValueError(f"OraclePolicy needs an env with a current `task` and a `kit` "
-                             f"with plan(task); {type(base).__name__} has none (reset it first)")
+    def reset(self, observation: str, info: dict) -> None:
+        raise TypeError("OraclePolicy is privileged: start it with reset_privileged(observation, "
+                        "info, OracleAccess.from_env(env)), as agents.rollout.run_episode and "
+                        "evaluate.py --policy oracle do")
+
+    def reset_privileged(self, observation: str, info: dict, access: OracleAccess) -> None:
+        task, kit = access.task, access.kit
         task_id = info.get("task_id") if isinstance(info, dict) else None
         if task_id is not None and task_id != task.id:
-            raise RuntimeError(f"the env's task is {task.id!r} but the episode's info says "
+            raise RuntimeError(f"the access's task is {task.id!r} but the episode's info says "
                                f"{task_id!r}")
         self.steps = list(kit.plan(task))
         self.position = 0
@@ -46,8 +45,8 @@ class OraclePolicy:
 
     def act(self, observation: str, info: dict) -> str:
         if self.steps is None:
-            raise RuntimeError("OraclePolicy.act before reset: call "
-                               "reset(observation, info, env) at the start of each episode")
+            raise RuntimeError("OraclePolicy.act before reset: call reset_privileged("
+                               "observation, info, access) at the start of each episode")
         if self.position >= len(self.steps):
             return self.closing
         step = self.steps[self.position]

@@ -7,9 +7,10 @@ message to the user) or an OpenAI-style message dict.
 
 ``load_policy(spec)`` turns a command-line string into a policy:
 
-- ``"oracle"``: :class:`~agents.oracle.OraclePolicy` (solves the hidden task),
+- ``"oracle"``: :class:`~agents.oracle.OraclePolicy` (solves the hidden task; the only spec
+  granted the privileged access of :mod:`agents.privileged`),
 - ``"random"``: :class:`RandomPolicy`,
-- ``"module:Class"``: imports ``module`` and instantiates ``Class()``,
+- ``"module:Class"``: imports ``module`` and instantiates ``Class()`` (never privileged),
 - ``"hf:PATH"``: :class:`~agents.transformers_policy.TransformersPolicy` (a local model),
 - ``"openai:URL#MODEL"``: :class:`~agents.openai_policy.OpenAIPolicy` (an
   OpenAI-compatible server).
@@ -23,7 +24,6 @@ import re
 import zlib
 from typing import Any, Protocol, runtime_checkable
 
-import gymnasium as gym
 import numpy as np
 
 from tool_gym.core.actions import ToolCall
@@ -34,16 +34,16 @@ class Policy(Protocol):
     """The agent's side of an episode.
 
     ``reset`` is called once per episode with the first observation (the user's opening
-    message), the reset ``info`` and the env itself (privileged policies such as the
-    oracle read the hidden task from it; model policies ignore it). ``act`` returns the
-    next raw action.
+    message) and the reset ``info``: what an LLM agent sees, never the env (the reference
+    oracle, which needs the hidden task, is a :class:`~agents.privileged.PrivilegedPolicy`
+    started by the episode loop instead). ``act`` returns the next raw action.
 
     For resumable, reproducible evaluations a policy's behaviour in an episode must be a
     function of that episode only: ``reset`` must clear any state left by earlier episodes
     (and reseed any randomness from the episode).
     """
 
-    def reset(self, observation: str, info: dict, env: "gym.Env | None" = None) -> None:
+    def reset(self, observation: str, info: dict) -> None:
         ...
 
     def act(self, observation: str, info: dict) -> str | dict:
@@ -80,10 +80,9 @@ class RandomPolicy:
     ``seen_prob``, a value seen in an earlier observation (an id, an email, a JSON value
     from a tool result). Otherwise it is a short random message to the user.
 
-    Deterministic: the generator is reseeded at every ``reset`` from ``seed``, the
-    episode's reset seed (``env.unwrapped.np_random_seed`` when an env is passed), the
-    task id and the opening message, so an episode's actions do not depend on which
-    episodes ran before it.
+    Deterministic: the generator is reseeded at every ``reset`` from ``seed``, the task id
+    and the opening message (which the env draws from the episode's reset seed), so an
+    episode's actions do not depend on which episodes ran before it.
     """
 
     def __init__(self, seed: int = 0, message_prob: float = 0.2, seen_prob: float = 0.3):
@@ -97,12 +96,9 @@ class RandomPolicy:
         self.seen: list[Any] = []
 
     # -- Policy API
-    def reset(self, observation: str, info: dict, env: "gym.Env | None" = None) -> None:
+    def reset(self, observation: str, info: dict) -> None:
         entropy = [self.seed, zlib.crc32(f"{info.get('task_id')}\0{observation}".encode(
             "utf-8", "surrogatepass"))]
-        env_seed = getattr(getattr(env, "unwrapped", None), "np_random_seed", None)
-        if isinstance(env_seed, (int, np.integer)) and env_seed >= 0:
-            entropy.append(int(env_seed))
         self.rng = np.random.default_rng(entropy)
         self.tools = list(info.get("tools") or [])
         self.seen = []
@@ -219,6 +215,65 @@ def _scalars(value: Any, out: list, depth: int = 0) -> None:
 
 # ---------------------------------------------------------------------------- loading
 
+_SPECS = "'oracle', 'random', 'module:Class', 'hf:PATH' or 'openai:URL#MODEL'"
+
+
+def _resolve(spec: str, imports: bool = True) -> tuple[str, Any]:
+    """``(kind, target)`` of a stripped ``spec``, without building the policy: the class
+    (or factory) of a ``module:Class`` spec (``None`` without ``imports``: the module is
+    then not imported), the model path of ``hf:``, ``(url, model)`` of ``openai:``.
+    Raises ``ValueError`` with a one-line message on a bad spec."""
+    if spec in ("oracle", "random"):
+        return spec, None
+    prefix, sep, rest = spec.partition(":")
+    if sep and prefix == "hf":
+        from tool_gym.llm.transformers_backend import resolve_model_path
+
+        try:
+            resolve_model_path(rest.strip() or ".")
+        except (OSError, ValueError) as error:
+            raise ValueError(f"policy {spec!r}: {error}") from None
+        return "hf", rest.strip()
+    if sep and prefix == "openai":
+        from .openai_policy import parse_spec
+
+        return "openai", parse_spec(rest.strip())
+    if sep and prefix and rest and not rest.startswith("//"):
+        if not imports:
+            return "class", None
+        try:
+            module = importlib.import_module(prefix)
+        except ImportError as error:
+            raise ValueError(f"policy {spec!r}: cannot import module {prefix!r}: {error}") \
+                from None
+        target: Any = module
+        for part in rest.split("."):
+            try:
+                target = getattr(target, part)
+            except AttributeError:
+                raise ValueError(f"policy {spec!r}: module {prefix!r} has no attribute "
+                                 f"{rest!r}") from None
+        if not callable(target):
+            raise ValueError(f"policy {spec!r}: {rest!r} is not a class")
+        from .privileged import privileged_class
+
+        if privileged_class(target):
+            raise ValueError(f"policy {spec!r}: module:Class policies are never privileged; "
+                             f"use --policy oracle for the reference oracle")
+        return "class", target
+    raise ValueError(f"unknown policy {spec!r}: use {_SPECS}")
+
+
+def check_policy_spec(spec: Any, imports: bool = True) -> None:
+    """Raise ``ValueError`` (a one-line message saying what to use) when ``spec`` names no
+    policy; build nothing (no model is loaded), so command lines check it before any work.
+    Without ``imports`` a ``module:Class`` spec is checked for its form only (its module is
+    imported where the policy runs: :mod:`agents.isolation`)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"policy spec must be a non-empty string ({_SPECS}), got {spec!r}")
+    _resolve(spec.strip(), imports)
+
+
 def load_policy(spec: str, **kwargs: Any) -> Policy:
     """The policy named by ``spec``.
 
@@ -229,51 +284,38 @@ def load_policy(spec: str, **kwargs: Any) -> Policy:
     ``.gguf`` file as a :class:`~agents.transformers_policy.TransformersPolicy`;
     ``"openai:URL#MODEL"`` talks to an OpenAI-compatible server through
     :class:`~agents.openai_policy.OpenAIPolicy` (``kwargs`` go to their constructors).
+
+    A ``module:Class`` policy is an ordinary :class:`Policy`: it must have
+    ``reset(observation, info)`` and ``act(observation, info)``, and it is never granted
+    the hidden task (a class that would be the library's privileged oracle is refused; see
+    :mod:`agents.privileged`). This builds it in the caller's process; the command lines
+    run it in a process of its own (:func:`agents.isolation.load_policy_isolated`).
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"policy spec must be a non-empty string, got {spec!r}")
+        check_policy_spec(spec)  # raises
     spec = spec.strip()
-    if spec == "oracle":
+    kind, target = _resolve(spec)
+    if kind == "oracle":
         from .oracle import OraclePolicy
 
         return OraclePolicy(**kwargs)
-    if spec == "random":
+    if kind == "random":
         return RandomPolicy(**kwargs)
-    prefix, sep, rest = spec.partition(":")
-    if sep and prefix == "hf":
-        from tool_gym.llm.transformers_backend import resolve_model_path
-
-        try:
-            resolve_model_path(rest.strip() or ".")
-        except (OSError, ValueError) as error:
-            raise ValueError(f"policy {spec!r}: {error}") from None
+    if kind == "hf":
         from .transformers_policy import TransformersPolicy
 
-        return TransformersPolicy(rest.strip(), **kwargs)
-    if sep and prefix == "openai":
-        from .openai_policy import OpenAIPolicy, parse_spec
+        return TransformersPolicy(target, **kwargs)
+    if kind == "openai":
+        from .openai_policy import OpenAIPolicy
 
-        base_url, model = parse_spec(rest.strip())
-        return OpenAIPolicy(base_url, model, **kwargs)
-    if sep and prefix and rest and not rest.startswith("//"):
-        try:
-            module = importlib.import_module(prefix)
-        except ImportError as error:
-            raise ValueError(f"policy {spec!r}: cannot import module {prefix!r}: {error}") \
-                from error
-        target: Any = module
-        for part in rest.split("."):
-            try:
-                target = getattr(target, part)
-            except AttributeError:
-                raise ValueError(f"policy {spec!r}: module {prefix!r} has no attribute "
-                                 f"{rest!r}") from None
-        if not callable(target):
-            raise ValueError(f"policy {spec!r}: {rest!r} is not a class")
-        policy = target(**kwargs)
-        if not isinstance(policy, Policy):
-            raise ValueError(f"policy {spec!r}: {rest!r} does not implement "
-                             f"reset(observation, info, env) and act(observation, info)")
-        return policy
-    raise ValueError(f"unknown policy {spec!r}: use 'oracle', 'random', 'module:Class', "
-                     f"'hf:PATH' or 'openai:URL#MODEL'")
+        return OpenAIPolicy(*target, **kwargs)
+    policy = target(**kwargs)
+    from .privileged import is_privileged
+
+    if is_privileged(policy):
+        raise ValueError(f"policy {spec!r}: module:Class policies are never privileged; use "
+                         f"--policy oracle for the reference oracle")
+    if not isinstance(policy, Policy):
+        raise ValueError(f"policy {spec!r}: {spec.partition(':')[2]!r} does not implement "
+                         f"reset(observation, info) and act(observation, info)")
+    return policy

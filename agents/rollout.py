@@ -12,16 +12,22 @@ from typing import Any
 import gymnasium as gym
 
 from .policy import Policy
+from .privileged import reset_policy
 
 
 def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | None,
-                max_steps: int | None = None, trajectory: bool = False) -> dict[str, Any]:
+                max_steps: int | None = None, trajectory: bool = False,
+                privileged: bool | None = None) -> dict[str, Any]:
     """Play one episode of ``task_id`` with ``policy`` and return its record.
 
     The env is reset with ``seed`` and ``options={"task_id": task_id}`` (no option when
-    ``task_id`` is ``None``); the policy is reset with the opening observation, the info
-    and the env; then ``policy.act`` drives ``env.step`` until the episode terminates or
-    is truncated (or after ``max_steps`` steps, recorded as ``ended="max_steps"``).
+    ``task_id`` is ``None``); the policy is reset with the opening observation and the
+    info, never the env (:func:`agents.privileged.reset_policy`: with ``privileged`` it is
+    a privileged policy started with the episode's hidden task; ``None`` grants that only
+    to the library's own oracle, by exact type; callers running a user's policy spec pass
+    :func:`agents.privileged.privileged_spec` of it); then ``policy.act`` drives
+    ``env.step`` until the episode terminates or is truncated (or after ``max_steps``
+    steps, recorded as ``ended="max_steps"``).
 
     The record holds only values that are a function of the episode (no wall-clock
     time): ``task_id``, ``seed``, ``success``, ``score``, ``satisfied_fraction``,
@@ -41,7 +47,7 @@ def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | N
     """
     options = {"task_id": task_id} if task_id is not None else None
     observation, info = env.reset(seed=seed, options=options)
-    policy.reset(observation, info, env)
+    reset_policy(policy, observation, info, env, privileged)
     total_reward = 0.0
     steps = 0
     terminated = truncated = False

@@ -21,7 +21,9 @@ from typing import Any, Sequence
 
 from tool_gym.core.actions import parse_action
 
-from .policy import Policy, load_policy
+from .isolation import load_policy_isolated
+from .policy import Policy
+from .privileged import privileged_spec, reset_policy
 from .transformers_policy import initial_messages, observation_message, tool_names
 
 __all__ = ["SFTDataConfig", "assistant_message", "collect_verified", "export_dataset",
@@ -73,12 +75,14 @@ def assistant_message(action: Any, tools: Sequence[dict]) -> dict:
 
 
 def play(env, policy: Policy, task_id: str | None, seed: int | None,
-         system_prompt: str | None = None, max_steps: int = 100) -> tuple[dict, dict]:
-    """One episode as ``(chat example, final info)``."""
+         system_prompt: str | None = None, max_steps: int = 100,
+         privileged: bool | None = None) -> tuple[dict, dict]:
+    """One episode as ``(chat example, final info)`` (``privileged`` as in
+    :func:`agents.rollout.run_episode`)."""
     options = {"task_id": task_id} if task_id is not None else None
     observation, info = env.reset(seed=seed, options=options)
     tools = list(info.get("tools") or [])
-    policy.reset(observation, info, env)
+    reset_policy(policy, observation, info, env, privileged)
     messages = initial_messages(observation, info, system_prompt)
     for _ in range(max_steps):
         action = policy.act(observation, info)
@@ -97,7 +101,11 @@ def collect_verified(config: SFTDataConfig, policy: Policy | None = None) -> lis
 
     import tool_gym  # noqa: F401  (registers the ids)
 
-    policy = policy or load_policy(config.policy)
+    # A policy built from the spec is privileged only for "oracle"; a policy object
+    # passed in by library code is privileged only when it is the library's own oracle.
+    privileged = privileged_spec(config.policy) if policy is None else None
+    owned = policy is None
+    policy = policy or load_policy_isolated(config.policy)  # module:Class: its own process
     env = gym.make(config.env_id, **config.env_kwargs)
     rows = []
     try:
@@ -106,13 +114,15 @@ def collect_verified(config: SFTDataConfig, policy: Policy | None = None) -> lis
             for trial in range(config.trials):
                 seed = config.seed + 1000 * trial + config.task_offset + k
                 example, info = play(env, policy, task_id, seed, config.system_prompt,
-                                     config.max_steps)
+                                     config.max_steps, privileged)
                 verification = info.get("verification") or {}
                 score = float(verification.get("score", 0.0))
                 if verification and score >= config.min_score:
                     rows.append(dict(example, task_id=task_id, score=score))
     finally:
         env.close()
+        if owned and callable(getattr(policy, "close", None)):
+            policy.close()
     return rows
 
 

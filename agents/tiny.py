@@ -194,10 +194,11 @@ def env_texts(env_id: str, episodes: int = 8, env_kwargs: dict | None = None) ->
 
 def _oracle_texts(env, observation: str, info: dict) -> list[str]:
     from .oracle import OraclePolicy
+    from .privileged import OracleAccess
 
     policy = OraclePolicy()
     try:
-        policy.reset(observation, info, env)
+        policy.reset_privileged(observation, info, OracleAccess.from_env(env))
     except (ValueError, RuntimeError, AttributeError, TypeError):
         return []
     texts = []

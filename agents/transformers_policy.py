@@ -55,11 +55,10 @@ def observation_message(observation: str, action: Any, tools: Sequence[dict] | N
     return {"role": role, "content": str(observation)}
 
 
-def episode_seed(seed: int, info: dict, observation: str, env: Any = None) -> int:
-    """A sampling seed that depends only on the episode (not on earlier episodes)."""
-    env_seed = getattr(getattr(env, "unwrapped", None), "np_random_seed", None)
-    key = json.dumps([seed, (info or {}).get("task_id"), observation,
-                      env_seed if isinstance(env_seed, int) else None])
+def episode_seed(seed: int, info: dict, observation: str) -> int:
+    """A sampling seed that depends only on the episode (its task id and opening message,
+    which the env draws from the reset seed), not on earlier episodes."""
+    key = json.dumps([seed, (info or {}).get("task_id"), observation])
     return int.from_bytes(hashlib.sha256(key.encode("utf-8", "surrogatepass")).digest()[:8],
                           "little") >> 1
 
@@ -111,7 +110,7 @@ class TransformersPolicy:
         self._decoder = None
         self._last: tuple[Any, bool] | None = None
 
-    def reset(self, observation: str, info: dict, env: Any = None) -> None:
+    def reset(self, observation: str, info: dict) -> None:
         from tool_gym.llm.transformers_backend import BatchDecoder, ChatFormat
 
         self.tools = list((info or {}).get("tools") or [])
@@ -120,7 +119,7 @@ class TransformersPolicy:
         self._decoder = BatchDecoder(
             self.model, self.tokenizer.pad_token_id, self.stop_ids,
             temperature=self.temperature, top_p=self.top_p,
-            seed=episode_seed(self.seed, info, observation, env))
+            seed=episode_seed(self.seed, info, observation))
         self._decoder.add([self._format.prompt_ids(self.messages)])
         self._last = None
 

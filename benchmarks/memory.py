@@ -38,6 +38,7 @@ import gymnasium as gym  # noqa: E402
 
 import tool_gym  # noqa: E402,F401  (registers the ids)
 from agents import OraclePolicy  # noqa: E402
+from agents.privileged import OracleAccess  # noqa: E402
 
 try:
     from tqdm.auto import tqdm
@@ -79,7 +80,7 @@ def live_env(env_id: str, index: int) -> gym.Env:
     env = gym.make(env_id)
     observation, info = env.reset(seed=index)
     policy = OraclePolicy()
-    policy.reset(observation, info, env)
+    policy.reset_privileged(observation, info, OracleAccess.from_env(env))
     env.step(policy.act(observation, info))
     return env
 

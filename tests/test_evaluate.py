@@ -40,11 +40,11 @@ class CountingRollout:
         self.kill_at = kill_at
         self.played = []
 
-    def __call__(self, env, policy, seed, task_id):
+    def __call__(self, env, policy, seed, task_id, **kwargs):
         if self.kill_at is not None and len(self.played) == self.kill_at:
             raise KeyboardInterrupt
         self.played.append((task_id, seed))
-        return real_run_episode(env, policy, seed, task_id)
+        return real_run_episode(env, policy, seed, task_id, **kwargs)
 
 
 def test_files_and_summary(reference):
@@ -239,3 +239,29 @@ def test_real_env_is_reproducible_and_resumes(tmp_path, monkeypatch):
     monkeypatch.setattr(evaluate, "run_episode", real_run_episode)
     evaluate.main([*args, "--out", str(tmp_path / "b")])
     assert read(tmp_path / "a") == read(tmp_path / "b")
+
+
+@pytest.mark.parametrize("extra,message", [
+    (["--policy", "nosuch"], "--policy: unknown policy 'nosuch': use 'oracle', 'random'"),
+    (["--policy", "json:nothing"], "--policy: policy 'json:nothing': module 'json' has no"),
+    (["--policy", "no_such_module_xyz:P"], "cannot import module 'no_such_module_xyz'"),
+    (["--policy", "hf:/no/such/model"], "no local model"),
+    (["--policy", "openai:nohost"], "openai:URL#MODEL"),
+    (["--env", "NoSuchEnv-v0"], "--env 'NoSuchEnv-v0': "),
+    (["--env-kwargs", "{oops"], "--env-kwargs must be a JSON object"),
+])
+def test_command_line_mistakes_say_what_to_do_before_any_work(tmp_path, extra, message):
+    import train
+
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as caught:
+        evaluate.main(["--tasks", "1", "--out", str(out), *extra])
+    text = str(caught.value)
+    assert message in text and "\n" not in text
+    assert not out.exists()
+    flags = [("--sft-policy" if f == "--policy" else f) for f in extra]
+    with pytest.raises(SystemExit) as caught:
+        train.main(["--algo", "sft", "--output-dir", str(out), *flags])
+    text = str(caught.value)
+    assert message.replace("--policy", "--sft-policy") in text and "\n" not in text
+    assert not out.exists()

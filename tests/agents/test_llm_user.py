@@ -7,6 +7,7 @@ import pytest
 
 import tool_gym  # noqa: F401
 from agents import OraclePolicy
+from agents.privileged import OracleAccess
 from tool_gym.core.llm_user import GUARDRAILS, LLMUser
 from tool_gym.core.users import STOP
 
@@ -40,7 +41,7 @@ def episode(backend, task_id="test-1", seed=0, **env_kwargs):
     env = gym.make("ToolRetail-v0", user="llm", user_llm=backend, **env_kwargs)
     observation, info = env.reset(seed=seed, options={"task_id": task_id})
     policy = OraclePolicy()
-    policy.reset(observation, info, env)
+    policy.reset_privileged(observation, info, OracleAccess.from_env(env))
     while True:
         observation, _, terminated, truncated, info = env.step(policy.act(observation, info))
         if terminated or truncated:
@@ -107,6 +108,25 @@ def test_each_guardrail_fires():
     # what the agent said, the user may repeat
     user.respond(f"I found your order {secret}; is that the one?")
     assert user.check(f"Yes, {secret} is the one.", "ok") in (None, "missed_confirmation")
+
+
+def test_identity_guardrail_asks_only_for_the_fields_asked():
+    user, task = retail_user(Scripted(), task_id="test-0")  # identity: name and zip code
+    fields = task.identity.fields
+    assert set(fields) == {"first_name", "last_name", "zip"}
+    scripted = user.script.respond("What is your zip code?")
+    assert fields["zip"] in scripted and fields["first_name"] not in scripted
+    # the model answered the field that was asked: no fallback
+    assert user.check(f"It's {fields['zip']}.", scripted, decision="identify") is None
+    # ... but a reply without it still fires
+    assert user.check(f"I'm {fields['first_name']} {fields['last_name']}.", scripted,
+                      decision="identify") == "missed_identity"
+    # asked for everything, the model must give everything
+    full = user.script.respond("Please give me your name and zip code.")
+    assert all(str(v) in full for v in fields.values())
+    assert user.check(f"It's {fields['zip']}.", full, decision="identify") == "missed_identity"
+    assert user.check(f"{fields['first_name']} {fields['last_name']}, {fields['zip']}.", full,
+                      decision="identify") is None
 
 
 def test_failures_are_resampled_then_the_script_answers():

@@ -88,7 +88,7 @@ def test_tool_results_go_back_as_tool_messages(server):
     policy = OpenAIPolicy(server.url, "m")
     env = gym.make(ENV_ID)
     observation, info = env.reset(seed=0, options={"task_id": "test-3"})  # wrong call ends later
-    policy.reset(observation, info, env)
+    policy.reset(observation, info)
     action = policy.act(observation, info)
     assert action["tool_calls"][0]["function"]["name"] == "add"
     observation, *_ , info = env.step(action)

@@ -5,6 +5,7 @@ import gymnasium as gym
 import pytest
 
 from agents import OraclePolicy, Policy, RandomPolicy, load_policy
+from agents.privileged import OracleAccess
 from agents.rollout import run_episode
 from tests.agents.fake_env import ENV_ID, TOOLS, FakeToolEnv
 from tool_gym.core.actions import parse_action
@@ -16,8 +17,8 @@ OBSERVATIONS = ["Hi, I want to cancel order #W1234567, my email is ann@example.c
                 "Error: no such order", "yes"] * 10
 
 
-def play(policy, observations=OBSERVATIONS, info=INFO, env=None):
-    policy.reset(observations[0], info, env)
+def play(policy, observations=OBSERVATIONS, info=INFO):
+    policy.reset(observations[0], info)
     return [policy.act(o, info) for o in observations]
 
 
@@ -65,20 +66,20 @@ def test_random_policy_without_tools_sends_messages():
         assert parse_action(policy.act("hi", {})).message
 
 
-def test_oracle_needs_env():
-    with pytest.raises(ValueError, match="env"):
+def test_oracle_needs_privileged_access():
+    with pytest.raises(TypeError, match="privileged"):
         OraclePolicy().reset("hello", INFO)
     with pytest.raises(RuntimeError, match="reset"):
         OraclePolicy().act("hello", INFO)
     with pytest.raises(ValueError, match="task"):
-        OraclePolicy().reset("hello", INFO, FakeToolEnv())  # env not reset: no task
+        OracleAccess.from_env(FakeToolEnv())  # env not reset: no task
 
 
 def test_oracle_plays_the_plan_then_closes():
     env = gym.make(ENV_ID)
     observation, info = env.reset(seed=0, options={"task_id": "test-3"})
     policy = OraclePolicy()
-    policy.reset(observation, info, env)
+    policy.reset_privileged(observation, info, OracleAccess.from_env(env))
     plan = env.unwrapped.kit.plan(env.unwrapped.task)
     actions = [policy.act(observation, info) for _ in range(len(plan) + 2)]
     assert actions[0] == plan[0].call.to_hermes()
@@ -86,7 +87,7 @@ def test_oracle_plays_the_plan_then_closes():
     assert actions[-2:] == [OraclePolicy.closing] * 2
     _, info = env.reset(seed=0, options={"task_id": "test-2"})
     with pytest.raises(RuntimeError, match="test-3"):
-        policy.reset("", dict(info, task_id="test-3"), env)
+        policy.reset_privileged("", dict(info, task_id="test-3"), OracleAccess.from_env(env))
 
 
 def test_rollout_oracle_and_random_on_fake_env():
@@ -130,7 +131,7 @@ def test_load_policy_module_class(tmp_path, monkeypatch):
         class Echo:
             def __init__(self):
                 self.calls = 0
-            def reset(self, observation, info, env=None):
+            def reset(self, observation, info):
                 self.calls = 0
             def act(self, observation, info):
                 self.calls += 1
@@ -162,7 +163,7 @@ def test_policies_on_the_real_env():
     observation, info = env.reset(seed=0, options={"task_id": "test-0"})
     names = [t["function"]["name"] for t in info["tools"]]
     policy = RandomPolicy(seed=1)
-    policy.reset(observation, info, env)
+    policy.reset(observation, info)
     for _ in range(30):
         action = policy.act(observation, info)
         assert parse_action(action, tool_names=names).error is None

@@ -690,3 +690,109 @@ def test_openai_round_trip(name, arguments, call_id):
     expected = tc if call_id is not None else ToolCall(name, arguments, entry["id"])
     assert result.calls == (expected,)
     assert parse_action({"tool_calls": [entry]}).calls == (expected,)
+
+
+# ------------------------------------------------------------------ bounded cost
+#
+# Adversarial shapes of about 100,000 characters: each must give a result (an error or a
+# message, never an exception) and the work counted by parse_with_cost must be linear in
+# the input: at most COST_PER_CHAR times its length, and doubling the input at most about
+# doubles it. Wall-clock figures are in benchmarks/step_cost.py.
+
+from tool_gym.core.actions import PY_CODE_BUDGET, parse_with_cost  # noqa: E402
+
+COST_PER_CHAR = 25
+
+
+def _repeat(unit: str, n: int) -> str:
+    return (unit * (n // len(unit) + 1))[:n]
+
+
+ADVERSARIAL = {
+    "hermes unclosed lines": lambda n: _repeat('<tool_call>{"name": "x", "arguments": {\n', n),
+    "hermes unclosed object": lambda n: "<tool_call>" + _repeat('{"name": "x", "arguments": {',
+                                                                n - 11),
+    "hermes python bodies": lambda n: _repeat("<tool_call>get_order_details(order_id=1)", n),
+    "hermes valid calls": lambda n: _repeat('<tool_call>{"name": "f", "arguments": {}}'
+                                            '</tool_call>', n),
+    "many open tags": lambda n: _repeat("<tool_call>", n),
+    "many close tags": lambda n: _repeat("</tool_call>", n),
+    "json name repeated": lambda n: _repeat('{"name":', n),
+    "json call lines": lambda n: _repeat('{"name": "x", "arguments": {\n', n),
+    "unclosed arrays": lambda n: "[" * n,
+    "nested brackets": lambda n: "[" * (n // 2) + "]" * (n // 2),
+    "nested parens": lambda n: "f(" + "(" * (n - 3) + ")",
+    "python prefix lines": lambda n: _repeat("f(\n", n),
+    "known tool prefix lines": lambda n: _repeat("get_order_details(\n", n),
+    "known tool long lines": lambda n: _repeat("get_order_details(" + "1," * 2000 + "\n", n),
+    "known tool in prose": lambda n: _repeat("Let me check.\nget_order_details(order_id=\n", n),
+    "python calls ;": lambda n: _repeat("f(a=1);", n - 1) + ")",
+    "python list of calls": lambda n: "[" + _repeat("f(a=1),", n - 2) + "]",
+    "one huge python call": lambda n: "f(a=[" + _repeat("1,", n - 7) + "])",
+    "triple quotes": lambda n: _repeat('f(a="""', n),
+    "quotes": lambda n: '"' * n,
+    "backslashes": lambda n: "\\" * n,
+    "quotes and backslashes": lambda n: _repeat('"\\', n),
+    "escaped quotes in a call": lambda n: "f(a=" + _repeat('\\"', n - 5) + ")",
+    "lone surrogates": lambda n: _repeat("\ud800a", n),
+    "NUL": lambda n: "\x00" * n,
+    "think tags": lambda n: _repeat("<think>", n),
+    "fences": lambda n: _repeat("```", n),
+    "mixed": lambda n: _repeat('<tool_call>{"name": "f(", "arguments": [[{"\\\ud800\x00', n),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(ADVERSARIAL))
+def test_adversarial_shapes_parse_in_linear_work(shape):
+    costs = []
+    for n in (50_000, 100_000):
+        text = ADVERSARIAL[shape](n)
+        for names in (None, TOOLS):
+            result, cost = parse_with_cost(text, tool_names=names)
+            assert isinstance(result, ParsedAction)
+            assert result.is_error or result.is_message or result.is_call
+            assert "internal parse error" not in (result.error or "")
+            assert cost.total <= COST_PER_CHAR * len(text), (shape, cost)
+            assert cost.ast_chars <= len(text)
+            costs.append(cost.total)
+    # doubling the input at most about doubles the work
+    assert costs[2] <= 2.2 * costs[0] + 1_000 and costs[3] <= 2.2 * costs[1] + 1_000, costs
+
+
+def test_adversarial_bytes_and_dicts_are_bounded():
+    result, cost = parse_with_cost(b"\xff" + b"{" * 99_999)
+    assert result.is_error and "UTF-8" in result.error and cost.total == 0
+    result, cost = parse_with_cost(("<tool_call>" + '{"name": "f"}' * 10).encode())
+    assert len(result.calls) == 10 and cost.json_chars == 130
+    # Arguments strings of a dict action count against max_length in total.
+    big = '{"a": "' + "x" * 90_000 + '"}'
+    action = {"tool_calls": [{"function": {"name": "f", "arguments": big}}] * 5}
+    result, cost = parse_with_cost(action, max_length=100_000)
+    assert result.is_error and "too long in total" in result.error
+    assert cost.json_chars <= 200_000
+
+
+def test_embedded_call_is_parsed_once_up_to_its_line_end():
+    text = "Sure.\n" + "get_order_details(order_id='#W1')  # the order\n" + "Thanks.\n" * 2000
+    result, cost = parse_with_cost(text, tool_names=TOOLS)
+    assert result.calls == (ToolCall("get_order_details", {"order_id": "#W1"}),)
+    assert cost.ast_parses == 1 and cost.ast_chars < 100
+
+
+def test_python_syntax_over_the_token_budget():
+    huge = "f(a=[" + ",".join(["1"] * PY_CODE_BUDGET) + "])"
+    err(huge, "too long", "JSON")
+    err("f();" * 5_000, "too many tool calls")
+    ok = "f(a=[" + ", ".join(["1"] * 1_000) + "])"
+    assert call(ok).calls[0].arguments == {"a": [1] * 1_000}
+    # The same call as JSON has no token budget.
+    assert call('{"name": "f", "arguments": {"a": [' + ", ".join(["1"] * 20_000) + "]}}")
+
+
+def test_scanner_agrees_with_python_on_strings_and_comments():
+    text = 'f(a="x)", b=\'\'\'(\n\'\'\', c="\\")", d=[1, 2])'
+    assert call(text).calls[0].arguments == {"a": "x)", "b": "(\n", "c": '")', "d": [1, 2]}
+    text += "  # (\n"
+    prose = "One moment.\n" + text + "Done."
+    r = call(prose, tool_names={"f"})
+    assert r.calls[0].arguments["b"] == "(\n" and r.message == "One moment.\n\nDone."

@@ -16,11 +16,20 @@ from tool_gym.core.rewards import RewardConfig
 GT = [G("a", {"x": 1}), G("b", {"y": "u"}, (0,)), G("c", {"z": [1, 2], "w": "k"}, (0, 1))]
 
 
-def test_defaults():
+def test_defaults_are_the_one_definition():
+    # total = 0.5 V + 0.5 C + 0.15 E + 0.2 N + 0.1 A, alpha = beta = 0.5
     cfg = ProveRewardConfig()
-    assert (cfg.validity, cfg.coverage, cfg.tool_name, cfg.arguments, cfg.abstention) == \
+    assert (cfg.validity, cfg.coverage, cfg.efficiency, cfg.tool_name, cfg.arguments) == \
         (0.5, 0.5, 0.15, 0.2, 0.1)
-    assert cfg.alpha == cfg.beta == 0.5 and not cfg.normalize
+    assert cfg.alpha == cfg.beta == 0.5
+    assert RewardConfig.named("prove").prove == cfg
+
+
+@pytest.mark.parametrize("bad", [{"validity": -0.1}, {"alpha": float("nan")},
+                                 {"beta": -1}, {"arguments": "high"}])
+def test_config_rejects_negative_or_non_numbers(bad):
+    with pytest.raises(ValueError):
+        ProveRewardConfig(**bad)
 
 
 def test_validity_three_equal_levels():
@@ -63,12 +72,14 @@ def test_adaptive_efficiency():
     assert prove.efficiency(2, 0) == -1.0 and prove.efficiency(0, 0) == 0.0
 
 
-def test_tool_name_precision_is_a_multiset_precision():
+def test_tool_name_precision_is_membership_per_call():
     calls = [C("a"), C("a"), C("b"), C("z")]
-    # a: min(2, 1) = 1; b: 1; z: 0 -> 2 / 4
-    assert prove.tool_name_precision(calls, GT) == 0.5
+    # a, a, b are ground-truth names, z is not -> 3 / 4 (the repeat of a counts)
+    assert prove.tool_name_precision(calls, GT) == 0.75
     assert prove.tool_name_precision([], GT) == 0.0
+    # no ground-truth call: 1 without a call, else 0
     assert prove.tool_name_precision(calls, []) == 0.0
+    assert prove.tool_name_precision([], []) == 1.0
 
 
 def test_argument_agreement_over_aligned_pairs():
@@ -101,28 +112,38 @@ def test_composite_by_hand():
     v = (1 + 1 + 2 / 3 + 1) / 4          # 11/12
     c = 1.0                               # all matched in order
     e = 0.0                               # n = 4 <= B = 5
-    n = 3 / 4                             # b counted once
+    n = 1.0                               # every call's name is a ground-truth name
     a = (1 + 1 + 0.5) / 3                 # 5/6
-    total = 0.5 * v + 0.5 * c + e + 0.15 * n + 0.2 * a
+    total = 0.5 * v + 0.5 * c + 0.15 * e + 0.2 * n + 0.1 * a
     assert s.validity == pytest.approx(v) and s.coverage == c and s.efficiency == e
     assert s.tool_name == pytest.approx(n) and s.arguments == pytest.approx(a)
     assert s.abstention == 0.0
-    assert s.total == pytest.approx(total)  # 0.4583 + 0.5 + 0.1125 + 0.1667 = 1.2375
-    assert s.total == pytest.approx(1.2375)
-    assert s.best == pytest.approx(1.35) and s.normalized == pytest.approx(1.2375 / 1.35)
+    assert s.total == pytest.approx(total)  # 11/24 + 1/2 + 0 + 1/5 + 1/12 = 149/120
+    assert s.total == pytest.approx(149 / 120)
+    assert s.best == pytest.approx(1.3) and s.normalized == pytest.approx(149 / 120 / 1.3)
     assert s.alignment == ((0, 0), (1, 1), (2, 3)) and s.budget == 5
 
 
 def test_perfect_and_verbose():
     perfect = [C(g.name, dict(g.arguments)) for g in GT]
     s = prove.score(perfect, GT)
-    assert s.total == pytest.approx(1.35) and s.normalized == pytest.approx(1.0)
+    assert s.total == pytest.approx(1.3) and s.normalized == pytest.approx(1.0)
     # three useless extra calls: n = 6 > B = 5
     verbose = perfect + [C("zz", {}, 0)] * 3
     s = prove.score(verbose, GT)
     assert s.efficiency == pytest.approx(-0.5 * 1 / 5)
     assert s.validity == pytest.approx(0.5) and s.tool_name == pytest.approx(0.5)
-    assert s.total == pytest.approx(0.25 + 0.5 - 0.1 + 0.075 + 0.2)
+    # 0.5 * 0.5 + 0.5 * 1 + 0.15 * -0.1 + 0.2 * 0.5 + 0.1 * 1
+    assert s.total == pytest.approx(0.25 + 0.5 - 0.015 + 0.1 + 0.1)  # 0.935
+
+
+def test_efficiency_weight_over_budget():
+    # one ground-truth call: B = 1 + ceil(0.5) = 2; four calls -> E = -0.5 * 2 / 2
+    s = prove.score([C("a", {"x": 1}, 3)] + [C("q", {}, 1)] * 3, [G("a", {"x": 1})])
+    assert s.budget == 2 and s.efficiency == pytest.approx(-0.5)
+    assert s.validity == pytest.approx(0.5) and s.tool_name == pytest.approx(0.25)
+    # 0.5 * 0.5 + 0.5 * 1 + 0.15 * -0.5 + 0.2 * 0.25 + 0.1 * 1
+    assert s.total == pytest.approx(0.825) and s.normalized == pytest.approx(0.825 / 1.3)
 
 
 def test_edge_case_no_calls():
@@ -136,15 +157,18 @@ def test_edge_case_no_aligned_pairs():
     s = prove.score([C("x", {}, 3), C("y", {}, 1)], GT)
     assert s.alignment == () and s.coverage == 0.0 and s.arguments == 0.0
     assert s.validity == pytest.approx((1 + 1 / 3) / 2) and s.tool_name == 0.0
-    assert s.total == pytest.approx(0.5 * (2 / 3))
+    assert s.total == pytest.approx(0.5 * (2 / 3))  # E = 0 (n = 2 <= B = 5), N = 0
 
 
 def test_unanswerable_task():
-    s = prove.score([], [])
-    assert s.abstention == 1.0 and s.total == pytest.approx(0.1) and s.normalized == 1.0
-    s = prove.score([C("a", {"x": 1})], [])
-    assert s.abstention == 0.0 and s.validity == 0.0 and s.efficiency == -0.5
-    assert s.total == pytest.approx(-0.5) and s.best == pytest.approx(0.1)
+    s = prove.score([], [])  # abstaining: N = 1, best = w_N = 0.2
+    assert s.abstention == 1.0 and s.tool_name == 1.0
+    assert s.total == pytest.approx(0.2) and s.best == pytest.approx(0.2)
+    assert s.normalized == pytest.approx(1.0)
+    s = prove.score([C("a", {"x": 1})], [])  # one call: N = 0, E = -alpha * 1
+    assert s.abstention == 0.0 and s.validity == 0.0 and s.tool_name == 0.0
+    assert s.efficiency == -0.5
+    assert s.total == pytest.approx(0.15 * -0.5) and s.normalized == pytest.approx(-0.375)
 
 
 def test_inputs_as_plain_data_and_config_dicts():
@@ -170,11 +194,16 @@ def test_reward_config_prove_preset():
     cfg = RewardConfig.named("prove")
     assert cfg.terminal == "prove" and cfg.validity_weight == 0.0
     assert cfg.prove == ProveRewardConfig()
-    assert cfg.final(0.0, False, 1.2) == 1.2
+    # terminal = 1 * (success + 0.5 * clip(normalized, 0, 1))
+    assert cfg.final(False, 0.0, 1.2) == pytest.approx(0.5)
+    assert cfg.final(True, 0.0, 0.8) == pytest.approx(1.4)
+    assert cfg.final(False, 0.0, -0.375) == 0.0
     with pytest.raises(ValueError):
-        cfg.final(1.0, True)
-    custom = RewardConfig.named({"terminal": "prove", "prove": {"alpha": 1.0, "normalize": True}})
-    assert custom.prove.alpha == 1.0 and custom.prove.normalize
+        cfg.final(True, 1.0)
+    custom = RewardConfig.named({"terminal": "prove", "prove": {"alpha": 1.0}})
+    assert custom.prove.alpha == 1.0 and custom.prove.efficiency == 0.15
+    with pytest.raises(ValueError):
+        RewardConfig.named({"terminal": "prove", "prove": {"normalize": True}})
     with pytest.raises(ValueError):
         RewardConfig(terminal="nope")
-    assert RewardConfig.named("cove").final(0.5, False) == 0.5
+    assert RewardConfig.named("cove").final(False, 0.5) == pytest.approx(0.25)

@@ -1,7 +1,9 @@
 import numpy as np
 
+from tool_gym.core.proposals import Intent, Param
 from tool_gym.core.tasks import Constraint, Description, Task
-from tool_gym.core.users import STOP, ScriptedUser, has_stop_marker, is_confirmation, mentions_all
+from tool_gym.core.users import (READ_LIMIT, STOP, ScriptedUser, has_stop_marker,
+                                 is_confirmation, mentions_all)
 
 
 class Kit:
@@ -27,7 +29,13 @@ class Kit:
 
 CANCEL = Constraint("cancel", {"order_id": "#W1000001", "reason": "no longer needed"},
                     writes=(("cancel_pending_order", "#W1000001"),),
-                    confirm_terms=(("#W1000001",), ("no longer needed",)))
+                    confirm_terms=(("#W1000001",), ("no longer needed",)),
+                    intent=Intent((Param("action", ("cancel",)),
+                                   Param("order", ("#W1000001",),
+                                         (("#W1000002",), ("#W1000003",))),
+                                   Param("reason", ("no longer need", "not needed",
+                                                    "don't need"),
+                                         (("ordered by mistake",),)))))
 INFO = Constraint("info", {"order_id": "#W1000002"}, answer="123456789012")
 TASK = Task("train-1", "retail", "train", "ada_1",
             Description("user", "ada@example.com", {"email": "ada@example.com"}, "ada_1"),
@@ -63,13 +71,93 @@ def test_full_conversation():
     assert u.stats.confirmations == 1 and u.stats.identity_answers == 1
 
 
-def test_declines_a_wrong_proposal_and_names_the_wrong_order():
+def test_every_wrong_proposal_gets_the_same_decline():
     u = user({})
-    reply = u.respond("Shall I cancel order #W9999999 because it was ordered by mistake?")
-    assert reply.startswith("No, that's not the right order.")
-    reply = u.respond("Shall I cancel order #W1000001, reason: ordered by mistake?")
-    assert reply.startswith("No") and not is_confirmation(reply)
-    assert u.stats.declines == 2
+    wrong_id = u.respond("Shall I cancel order #W9999999 because it's no longer needed?")
+    wrong_reason = u.respond("Shall I cancel order #W1000001, reason: ordered by mistake?")
+    no_reason = u.respond("Shall I cancel order #W1000001?")
+    assert wrong_id == wrong_reason == no_reason
+    assert wrong_id.startswith("No") and not is_confirmation(wrong_id)
+    assert "#W9999999" not in wrong_id and u.stats.declines == 3
+
+
+def test_confirms_the_intended_proposal_in_other_words():
+    for text in ("Does this look correct? Order #W1000001 will be canceled, as you no longer "
+                 "need it.",
+                 "Cancel:\n- **Order:** #W1000001\n- **Reason:** not needed anymore\n\nSound good?",
+                 "Would you like me to cancel #W1000001 since you don't need it?"):
+        assert is_confirmation(user({}).respond(text)), text
+
+
+def test_a_catch_all_proposal_is_not_confirmed():
+    u = user({})
+    reply = u.respond("Shall I cancel orders #W1000001, #W1000002 and #W1000003, since you no "
+                      "longer need them?")
+    assert not is_confirmation(reply)
+
+
+CARD = Constraint("freeze_card", {"card_id": "card_1"}, writes=(("freeze_card", "card_1"),),
+                  confirm_terms=(("freeze",), ("4242",)), say=("Please freeze my card 4242.",),
+                  intent=Intent((Param("action", ("freeze",)),
+                                 Param("card", ("4242", "card_1"), (("1111", "card_2"),))),
+                                ("unfreeze",)))
+
+
+def card_user():
+    task = Task("t", "banking", "test", "u1",
+                Description("user", "my username is ada", {"username": "ada"}, "u1"), (CARD,))
+    return ScriptedUser(task, Kit({}), None, np.random.default_rng(0))
+
+
+def test_competing_values_get_asked_to_be_specific():
+    reply = card_user().respond("Should I freeze the card ending 4242 or the one ending 1111?")
+    assert "specific" in reply and not is_confirmation(reply)
+    assert is_confirmation(card_user().respond("I'll freeze your card ending 4242. Okay?"))
+    assert not is_confirmation(card_user().respond("I'll unfreeze your card 4242. Okay?"))
+
+
+def test_answers_only_the_identity_fields_asked_for():
+    u = ScriptedUser(Task("t", "retail", "test", "u1", Description(
+        "user", "Ada Lovelace, 10001", {"first_name": "Ada", "last_name": "Lovelace",
+                                        "zip": "10001"}, "u1"), (CANCEL,)),
+        Kit({}), None, np.random.default_rng(0))
+    reply = u.respond("Could you confirm your zip code?")
+    assert "10001" in reply and "Lovelace" not in reply
+    reply = u.respond("And what's your full name?")
+    assert "Ada Lovelace" in reply and "10001" not in reply
+    assert "ada" in card_user().respond("What is your username?")
+    assert "ada" in card_user().respond("Can I have the username on your account?")
+
+
+def test_words_about_email_or_verifying_are_not_identity_requests():
+    for text in ("I have verified the order details.", "I will send the email to Bob. Shall I "
+                 "forward the email to your manager too?", "Let me verify the charge."):
+        reply = user({}).respond(text)
+        assert "ada@example.com" not in reply, text
+
+
+def test_information_questions_are_never_proposals():
+    u = user({})
+    for text in ("Can I have the order number?", "Could you confirm which order it is?",
+                 "May I ask why you want to cancel?"):
+        reply = u.respond(text)
+        assert not reply.startswith("No") and not is_confirmation(reply), text
+    assert u.stats.declines == 0 and u.stats.confirmations == 0
+
+
+def test_does_not_know_internal_ids_and_asks_what_is_meant():
+    reply = card_user().respond("What is the card id?")
+    assert "don't know" in reply and "card_1" not in reply
+    known = Constraint("cancel", {"order_id": "#W1000001"}, say=("Cancel order #W1000001.",),
+                       refs={"order": Description("order", "order #W1000001",
+                                                  {"order_id": "#W1000001"}, "#W1000001")},
+                       confirm_terms=(("#W1000001",),))
+    u = ScriptedUser(Task("t", "retail", "test", "u1", TASK.identity, (known,)), Kit({}), None,
+                     np.random.default_rng(0))
+    reply = u.respond("What is the order number?")  # it knows this one: its wish says it
+    assert reply == "As I said: I want cancel." and "don't know" not in reply
+    reply = card_user().respond("How would you like to proceed with the thing?")
+    assert "not sure what you mean" in reply.lower()
 
 
 def test_corrects_a_write_on_the_wrong_entity():
@@ -88,3 +176,10 @@ def test_deterministic_given_seed():
     a = [user({}, seed=5).respond(m) for m in ("Your email?", "Hello", "Proceed?")]
     b = [user({}, seed=5).respond(m) for m in ("Your email?", "Hello", "Proceed?")]
     assert a == b
+
+
+def test_reads_only_the_start_of_a_huge_message():
+    proposal = "Shall I cancel order #W1000001 because you no longer need it?"
+    assert is_confirmation(user({}).respond(proposal))
+    reply = user({}).respond("x " * (READ_LIMIT // 2) + proposal)
+    assert not is_confirmation(reply)

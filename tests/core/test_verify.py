@@ -84,18 +84,31 @@ def test_score_formula():
                            ("call", "cancel", True, True, "{}", "o1", "u1")])
     v = verify(task, Kit({"cancel": True, "address": True}), None, [], dirty, "user_stop")
     assert v.score == 0.75 and v.violation_counts == {"write_without_confirmation": 1}
-    for ended in ("error_limit", "truncated"):
-        v = verify(task, Kit({"cancel": True, "address": True}), None, [], clean, ended)
-        assert v.score == 0.0 and not v.success and v.satisfied_fraction == 1.0
     assert verify(task, Kit({"cancel": True, "address": True}), None, [], clean,
                   "transfer").success
 
 
+@pytest.mark.parametrize("ended", ["user_stop", "transfer", "error_limit", "truncated"])
+def test_the_state_is_judged_as_it_stands_whatever_ended_the_episode(ended):
+    task = make_task(CANCEL, ADDRESS)
+    clean = monitor_after([("call", "login", False, True, "u1", None, None)])
+    done = verify(task, Kit({"cancel": True, "address": True}), None, [], clean, ended)
+    assert (done.score, done.success, done.ended) == (1.0, True, ended)
+    half = verify(task, Kit({"cancel": True, "address": False}), None, [], clean, ended)
+    assert (half.score, half.success) == (0.5, False)
+    dirty = monitor_after([("call", "login", False, True, "u1", None, None),
+                           ("call", "cancel", True, True, "{}", "o1", "u1")])
+    assert not verify(task, Kit({"cancel": True, "address": True}), None, [], dirty,
+                      ended).success
+
+
 def test_reward_config():
-    assert RewardConfig.named("cove").step([1.0, 1 / 3]) == pytest.approx(0.1 * 2 / 3)
-    assert RewardConfig.named("binary").final(0.75, False) == 0.0
-    assert RewardConfig.named("sparse").final(0.75, False) == 0.75
-    assert RewardConfig.named({"validity_weight": 0.5}).step([1.0]) == 0.5
-    assert RewardConfig.named(None).step([]) == 0.0
+    # terminal = w * (success + partial * q)
+    assert RewardConfig.named("binary").final(False, 0.75) == 0.0
+    assert RewardConfig.named("binary").final(True, 1.0) == 1.0
+    assert RewardConfig.named("sparse").final(False, 0.75) == pytest.approx(0.375)
+    assert RewardConfig.named("cove").final(True, 1.0) == pytest.approx(1.5)
+    assert RewardConfig.named(None) == RewardConfig.named("cove")
+    assert RewardConfig.named({"validity_weight": 0.5}).shaping_cap == pytest.approx(0.2)
     with pytest.raises(ValueError):
         RewardConfig.named("nope")

@@ -86,17 +86,36 @@ def test_get_user_details_authenticates_and_policy_rules_are_counted():
     e.close()
 
 
-def test_refusal_is_satisfied_by_declining():
+def _refusal_episode(read: bool):
+    """A basic-economy change refused after authenticating, with or without reading the
+    reservation that makes it ineligible: the last step's outcome."""
     e = gym.make("ToolAirline-v0", constraint_types=("refuse_basic_economy_change",),
                  max_constraints=1)
-    e.reset(options={"task_id": "test-1"}, seed=0)
-    task = e.unwrapped.task
-    e.step("I can help. What is your user id?")
-    e.step(ToolCall("get_user_details", {"user_id": task.user_id}))
-    obs, _, terminated, _, info = e.step(
-        "I'm sorry, but flights of a basic economy reservation cannot be changed.")
+    try:
+        e.reset(options={"task_id": "test-1"}, seed=0)
+        task = e.unwrapped.task
+        (need,) = task.constraints
+        e.step("I can help. What is your user id?")
+        e.step(ToolCall("get_user_details", {"user_id": task.user_id}))
+        if read:
+            obs, *_ = e.step(ToolCall("get_reservation_details",
+                                      {"reservation_id": need.args["reservation_id"]}))
+            assert "basic_economy" in obs
+        return e.step("I'm sorry, but flights of a basic economy reservation cannot be "
+                      "changed.")
+    finally:
+        e.close()
+
+
+def test_refusal_is_satisfied_by_declining_after_reading_the_reservation():
+    obs, _, terminated, _, info = _refusal_episode(read=True)
     assert terminated and info["verification"]["success"], obs
-    e.close()
+
+
+def test_refusal_without_reading_the_reservation_is_not_satisfied():
+    obs, _, terminated, _, info = _refusal_episode(read=False)
+    # the user is not satisfied: it restates its request instead of ending the episode
+    assert not terminated and "verification" not in info, obs
 
 
 @pytest.mark.skipif(not V1_DIR.is_dir(), reason=f"tau-bench airline data not found at {V1_DIR}")

@@ -113,10 +113,10 @@ def test_graded_prove_reward():
     task_id = kept(e, "parallel")
     e.reset(options={"task_id": task_id})
     calls = reference(e)
-    assert e.step(json.dumps(calls))[1] == 1.0
+    assert e.step(json.dumps(calls))[1] == 1.5  # success + 0.5 x normalized PROVE (1.0)
     e.reset(options={"task_id": task_id})
     _, reward, _, _, info = e.step(json.dumps(calls[:1]))
-    assert 0.0 < reward < 1.0
+    assert 0.0 < reward < 0.5  # a wrong answer: 0.5 x its graded quality only
     assert info["verification"]["components"]["coverage"] == 1 / len(calls)
     with pytest.raises(ValueError):
         FunctionCallEnv(reward="sometimes")

@@ -3,6 +3,8 @@ import json
 import gymnasium as gym
 import pytest
 
+from tool_gym.core.rewards import RewardConfig
+
 import tool_gym  # noqa: F401
 from tool_gym.core.actions import ToolCall
 from tool_gym.envs.spaces import LLMText
@@ -91,7 +93,7 @@ def test_action_space_samples_real_calls_deterministically(env):
 def test_tool_step_validity_and_reward(env):
     env.reset(seed=1)
     obs, reward, *_ , info = env.step(ToolCall("list_all_product_types", {}))
-    assert info["validity"] == 1.0 and reward == pytest.approx(0.1)
+    assert info["validity"] == 1.0 and reward == pytest.approx(RewardConfig().validity_weight)
     assert json.loads(obs)
     obs, reward, *_, info = env.step('<tool_call>{"name": "get_order_details", "arguments": {"order_id": 5}}</tool_call>')
     assert obs.startswith("Error:") and info["validity"] == pytest.approx(1 / 3)

@@ -76,6 +76,7 @@ def test_stdio_server_lists_and_calls_tools_and_sessions_are_isolated():
 def test_one_server_keeps_a_sandbox_per_session():
     order_id, _ = _pending_order()
     server = build_server("retail")
+    counts = {}
 
     async def client(streams, write: bool, ready: anyio.Event, done: anyio.Event):
         read, send = streams
@@ -90,6 +91,7 @@ def test_one_server_keeps_a_sandbox_per_session():
             else:
                 await ready.wait()
                 seen = await session.call_tool("get_order_details", {"order_id": order_id})
+                counts["both connected"] = len(server.sandboxes)
                 done.set()
                 return json.loads(_text(seen))["status"]
 
@@ -113,5 +115,6 @@ def test_one_server_keeps_a_sandbox_per_session():
 
     statuses = anyio.run(scenario)
     assert statuses["other"] == "pending"
-    assert len(server.sandboxes) == 2
+    assert counts["both connected"] == 2
+    assert len(server.sandboxes) == 0  # both connections closed: both sandboxes freed
     server.sandboxes.close()

@@ -28,8 +28,8 @@ def records(calls, n=2):
 
 
 def test_parse_setting():
-    name, cfg = sweep.parse_setting("heavy:alpha=1,validity=0.3,normalize=true")
-    assert name == "heavy" and cfg == ProveRewardConfig(alpha=1.0, validity=0.3, normalize=True)
+    name, cfg = sweep.parse_setting("heavy:alpha=1,validity=0.3")
+    assert name == "heavy" and cfg == ProveRewardConfig(alpha=1.0, validity=0.3)
     assert sweep.parse_setting("plain:")[1] == ProveRewardConfig()
     for bad in (":alpha=1", "x:alpha", "x:nope=1"):
         with pytest.raises(ValueError):
@@ -50,7 +50,8 @@ def test_rescore_by_hand():
     (default,) = sweep.rescore(records(VERBOSE, 1), ProveRewardConfig())
     # n = 6, B = 2 + 1 = 3: E = -0.5 * 3 / 3; V = C = A = 1, N = 2 / 6
     assert default["efficiency"] == pytest.approx(-0.5)
-    assert default["total"] == pytest.approx(0.5 + 0.5 - 0.5 + 0.15 / 3 + 0.2)
+    # 0.5 V + 0.5 C + 0.15 E + 0.2 N + 0.1 A
+    assert default["total"] == pytest.approx(0.5 + 0.5 + 0.15 * -0.5 + 0.2 / 3 + 0.1)
     assert sweep.rescore([{"calls": []}], ProveRewardConfig()) == []  # no ground truth
 
 
@@ -59,15 +60,20 @@ def test_sweep_reports_a_ranking_change():
     report = sweep.sweep(runs)
     assert list(report["settings"]) == ["lenient", "default", "strict"]
     p = report["policies"]
-    # lenient: B = 4, E = -0.25 * 2 / 4 -> 1.125; terse: 0.5 + 0.25 + 0.15 + 0.2 = 1.1
-    assert p["verbose"]["lenient"]["total"] == pytest.approx(1.125)
-    assert p["terse"]["lenient"]["total"] == pytest.approx(1.1)
-    assert p["verbose"]["default"]["total"] == pytest.approx(0.75)
-    assert p["verbose"]["strict"]["total"] == pytest.approx(0.25)
-    assert p["terse"]["strict"]["total"] == pytest.approx(1.1)
+    # verbose (n = 6, V = C = A = 1, N = 2/6): 1.1 + 0.2 / 3 + 0.15 E, with
+    # lenient B = 4, E = -0.25 * 2 / 4; default B = 3, E = -0.5; strict B = 3, E = -1.
+    # terse (one call a): V = 1, C = 1/2, E = 0, N = 1, A = 1 -> 0.5 + 0.25 + 0.2 + 0.1
+    assert p["verbose"]["lenient"]["total"] == pytest.approx(1.1 + 0.2 / 3 - 0.15 * 0.125)
+    assert p["verbose"]["default"]["total"] == pytest.approx(1.1 + 0.2 / 3 - 0.15 * 0.5)
+    assert p["verbose"]["strict"]["total"] == pytest.approx(1.1 + 0.2 / 3 - 0.15)
+    for name in ("lenient", "default", "strict"):
+        assert p["terse"][name]["total"] == pytest.approx(1.05)
     assert report["rankings"]["lenient"] == {"verbose": 1, "terse": 2}
+    assert report["rankings"]["default"] == {"verbose": 1, "terse": 2}
     assert report["rankings"]["strict"] == {"verbose": 2, "terse": 1}
-    change = report["changes"]["default"]
+    assert report["changes"]["default"] == {"against": "lenient", "kendall_tau": 1.0,
+                                            "moved": {}}
+    change = report["changes"]["strict"]
     assert change["against"] == "lenient" and change["kendall_tau"] == -1.0
     assert change["moved"] == {"verbose": [1, 2], "terse": [2, 1]}
     assert p["terse"]["default"]["episodes"] == 2

@@ -69,18 +69,45 @@ Decisions on ambiguous points
   error (``ast`` cannot read them). Bytes are decoded as strict UTF-8 or rejected.
 * Echoed input in errors is cut to about 200 characters; more than ``MAX_CALLS`` (100)
   calls in one action is an error.
+
+Cost
+----
+Parsing is linear in the length ``n`` of the action, whatever it holds; :class:`ParseCost`
+counts the work and :func:`parse_with_cost` returns it (tests check the bounds by counting).
+
+* JSON: every decoder call consumes the text it reads or stops the parse, so the JSON
+  decoder reads each character at most twice (``json_chars <= 2 n``); argument strings of
+  a dict action count against ``max_length`` in total.
+* Python call syntax goes to :mod:`ast` only after a bracket scanner (one regular
+  expression, strings and comments skipped in C) found it balanced. The scanner counts
+  the code it reads (characters outside string literals, a literal counting one)
+  against ``PY_CODE_BUDGET`` (8,192) per action: call syntax with more code than that is
+  not read as Python (an error when it is call-shaped; JSON has no such limit). As every
+  token but a string literal takes at least one character of code, ``ast`` sees at most
+  ``PY_CODE_BUDGET`` tokens plus the string literals between them.
+* A call line inside prose (``tool_names`` given) is found by scanning from its
+  ``name(`` to the matching ``)`` (within ``_MAX_EMBEDDED_LINES`` lines) and parsed once,
+  up to the end of that line; at most ``_MAX_EMBEDDED_CANDIDATES`` lines are tried and a
+  failed parse skips the candidates inside it, so parsed characters stay below ``2 n``;
+  all scans of one action together read at most ``2 n + 10,000`` characters.
+* Hermes blocks: each block is decoded in place; a block that is not JSON is cut at the
+  next tag, so no search runs past the next ``<tool_call>``; parsing stops at the first
+  block past ``MAX_CALLS``.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Collection, Mapping
 
-__all__ = ["ParsedAction", "ToolCall", "parse_action"]
+__all__ = ["PY_CODE_BUDGET", "ParseCost", "ParsedAction", "ToolCall", "parse_action",
+           "parse_with_cost"]
 
 OPEN_TAG = "<tool_call>"
 CLOSE_TAG = "</tool_call>"
@@ -92,6 +119,11 @@ MAX_CALLS = 100
 _MAX_LITERAL_DEPTH = 100
 _MAX_EMBEDDED_CANDIDATES = 20
 _MAX_EMBEDDED_LINES = 30
+#: Most characters of Python call syntax outside string literals (a literal counts one)
+#: scanned, and so handed to ``ast``, for one action.
+PY_CODE_BUDGET = 8192
+#: ``ast`` refuses deeper bracket nesting than this anyway.
+_MAX_PY_DEPTH = 200
 
 _DECODER = json.JSONDecoder()
 _WS = re.compile(r"[ \t\n\r]*")
@@ -99,12 +131,22 @@ _FENCE_LANG = re.compile(r"```[\w+.-]*")
 #: Text that might be Python call syntax: ``name(``/``a.b(`` or a bracket first, no space
 #: before "(" (so prose like "Confirm (yes/no)" stays prose).
 _PY_START = re.compile(r"[\[(]|[^\W\d]\w*(?:\.[^\W\d]\w*)*\(")
-#: A line in prose that starts with ``name(``.
-_PY_LINE = re.compile(r"^[ \t]*([^\W\d]\w*)\(", re.MULTILINE)
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
 #: Invalid JSON that was surely meant as a call.
 _BROKEN_CALL = re.compile(
     r'\A[\[{\s]*"(?:name|function|tool_calls)"\s*:|"(?:arguments|parameters)"\s*:')
 _EMPTY_FENCE = re.compile(r"```[\w+.-]*\s*```")
+#: One token for the bracket scanner of Python call syntax. Closed strings (triple-quoted
+#: ones across lines), then unclosed ones up to the end of the line or text (a syntax
+#: error: the scan stops there), comments, brackets, newlines, and runs of anything else.
+#: Each alternative is unambiguous, so a match costs time linear in what it consumes.
+_PY_TOKEN = re.compile("|".join((
+    r'(?P<s>"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""',
+    r"'{3}[^'\\]*(?:(?:\\.|'(?!'{2}))[^'\\]*)*'{3}",
+    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"',
+    r"'[^'\\\n]*(?:\\.[^'\\\n]*)*')",
+    r"""(?P<u>["'])""", r"(?P<o>[(\[{])", r"(?P<c>[)\]}])", r"(?P<n>\n)",
+    r"#[^\n]*", r"""[^()\[\]{}"'\n#\\]+""", r"\\\n?")), re.DOTALL)
 _CALL_KEYS = frozenset({"name", "id", "type"})
 
 
@@ -194,6 +236,132 @@ class _Fail(Exception):
     """Internal: a specific parse error, turned into ``ParsedAction(error=...)``."""
 
 
+@dataclass
+class ParseCost:
+    """Work done by one :func:`parse_with_cost` (see the module docstring, "Cost").
+
+    ``json_chars``: characters read by the JSON decoder; ``scan_code`` and
+    ``scan_chars``: code (see :data:`PY_CODE_BUDGET`) and characters the Python bracket
+    scanner read; ``ast_parses``
+    and ``ast_chars``: calls of :func:`ast.parse` and the characters handed to it.
+    """
+
+    json_chars: int = 0
+    scan_code: int = 0
+    scan_chars: int = 0
+    ast_parses: int = 0
+    ast_chars: int = 0
+
+    @property
+    def total(self) -> int:
+        """Characters read by any parser plus scanned tokens: one number to bound."""
+        return self.json_chars + self.scan_chars + self.ast_chars
+
+
+_COST: ContextVar[ParseCost] = ContextVar("tool_gym_parse_cost")
+
+
+def _cost() -> ParseCost:
+    cost = _COST.get(None)
+    return cost if cost is not None else ParseCost()
+
+
+def _json_loads(text: str) -> Any:
+    """``json.loads`` that counts what it read (all of it, or up to the error)."""
+    cost = _cost()
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        cost.json_chars += error.pos
+        raise
+    except ValueError:
+        cost.json_chars += len(text)
+        raise
+    cost.json_chars += len(text)
+    return value
+
+
+def _raw_decode(text: str, pos: int) -> tuple[Any, int]:
+    """``JSONDecoder.raw_decode`` from ``pos`` that counts what it read."""
+    cost = _cost()
+    try:
+        value, end = _DECODER.raw_decode(text, pos)
+    except json.JSONDecodeError as error:
+        cost.json_chars += max(error.pos - pos, 0)
+        raise
+    cost.json_chars += end - pos
+    return value, end
+
+
+@dataclass
+class _Scan:
+    """What the bracket scanner found: where it stopped and whether ``ast`` may look."""
+
+    end: int
+    ok: bool  # brackets balanced, no unclosed string, within budget and depth
+    over_budget: bool = False
+    top_calls: int = 0  # "(" opened at the top level (or inside one top-level list)
+
+
+def _scan_python(text: str, start: int, stop: int, *, embedded: bool) -> _Scan:
+    """Scan Python call syntax in ``text[start:stop]`` with :data:`_PY_TOKEN`.
+
+    Whole text (``embedded=False``): scan to ``stop``; ``ok`` when brackets balance at the
+    end. Embedded: stop right after the bracket that closes the first one, within
+    ``_MAX_EMBEDDED_LINES`` lines. Code counts against the action's
+    :data:`PY_CODE_BUDGET` and characters against ``2 len(text) + 10,000`` (all scans of
+    one action together); running out, a depth past ``_MAX_PY_DEPTH`` or an unclosed
+    string ends the scan with ``ok`` false.
+    """
+    cost = _cost()
+    char_limit = 2 * len(text) + 10_000 - cost.scan_chars + start
+    stack: list[str] = []
+    top_calls = 0
+    lines = 0
+    pos = start
+    previous = ""
+    for match in _PY_TOKEN.finditer(text, start, stop):
+        kind = match.lastgroup
+        cost.scan_code += 1 if kind == "s" else match.end() - match.start()
+        if cost.scan_code > PY_CODE_BUDGET or match.end() > char_limit:
+            cost.scan_chars += match.end() - start
+            return _Scan(match.end(), False, True, top_calls)
+        pos = match.end()
+        if kind == "o":
+            bracket = match.group()
+            if bracket == "(" and (previous.isalnum() or previous == "_") and (
+                    not stack or (len(stack) == 1 and stack[0] in "[(")):
+                top_calls += 1
+            stack.append(bracket)
+            if len(stack) > _MAX_PY_DEPTH:
+                break
+        elif kind == "c":
+            if not stack or "([{".index(stack.pop()) != ")]}".index(match.group()):
+                break
+            if embedded and not stack:
+                cost.scan_chars += pos - start
+                return _Scan(pos, True, False, top_calls)
+        elif kind == "u":
+            break
+        elif kind == "n":
+            lines += 1
+            if embedded and lines >= _MAX_EMBEDDED_LINES:
+                break
+        previous = "" if kind else match.group()[-1:].strip()
+    else:
+        cost.scan_chars += stop - start
+        return _Scan(stop, not embedded and not stack, False, top_calls)
+    cost.scan_chars += pos - start
+    return _Scan(pos, False, False, top_calls)
+
+
+def _ast_parse(source: str) -> ast.Module:
+    cost = _cost()
+    cost.ast_parses += 1
+    cost.ast_chars += len(source)
+    return ast.parse(source, mode="exec")
+
+
 # ------------------------------------------------------------------------ call objects
 
 
@@ -212,8 +380,11 @@ def _decode_arguments(raw: Any, where: str, max_length: int) -> dict:
         if len(raw) > max_length:
             raise _Fail(f"{where}: arguments string too long "
                         f"({len(raw)} > {max_length} characters)")
+        if _cost().json_chars + len(raw) > 2 * max_length:
+            raise _Fail(f"{where}: arguments strings too long in total "
+                        f"(more than {max_length} characters)")
         try:
-            value = json.loads(raw)
+            value = _json_loads(raw)
         except RecursionError:
             raise _Fail(f"{where}: arguments JSON nested too deeply") from None
         except ValueError as error:
@@ -346,7 +517,7 @@ def _hermes_body(text: str, start: int, index: int, max_length: int,
             raise _Fail(f"{_label(index)}: missing {CLOSE_TAG} before the next {OPEN_TAG}")
         if text[pos] in "{[":
             try:
-                value, pos = _DECODER.raw_decode(text, pos)
+                value, pos = _raw_decode(text, pos)
             except RecursionError:
                 raise _Fail(f"{_label(index)}: JSON nested too deeply") from None
             except ValueError as error:
@@ -375,11 +546,12 @@ def _hermes_body(text: str, start: int, index: int, max_length: int,
 
 def _hermes_fallback(text: str, start: int, index: int, max_length: int,
                      error: ValueError | None) -> tuple[list[ToolCall], int]:
-    close = text.find(CLOSE_TAG, start)
+    # The block ends at its closing tag or, without one, at the next opening tag: no
+    # search runs past the next <tool_call> (that keeps many open tags linear).
     nxt = text.find(OPEN_TAG, start)
-    stop = len(text) if close < 0 else close
-    if 0 <= nxt < stop:
-        stop = nxt
+    window = len(text) if nxt < 0 else nxt
+    close = text.find(CLOSE_TAG, start, window)
+    stop = window if close < 0 else close
     body = _unfence(text[start:stop].strip())
     end = stop + len(CLOSE_TAG) if stop == close else stop
     if _PY_START.match(body):
@@ -409,6 +581,7 @@ def _parse_hermes(text: str, max_length: int) -> ParsedAction:
         prose.append(text[pos:start])
         found, pos = _hermes_body(text, start + len(OPEN_TAG), len(calls) + 1, max_length)
         calls.extend(found)
+        _check_count(len(calls))
     rest = "".join(prose)
     if CLOSE_TAG in rest:
         raise _Fail(f"found {CLOSE_TAG} without a matching {OPEN_TAG}")
@@ -468,7 +641,7 @@ def _parse_text(text: str, tool_names: Collection[str] | None, max_length: int) 
     first = body[:1]
     if first == "{" or first == "[":
         try:
-            value = json.loads(body)
+            value = _json_loads(body)
         except RecursionError:
             raise _Fail("JSON nested too deeply") from None
         except ValueError as error:
@@ -593,7 +766,7 @@ def _call_from_node(node: ast.Call, index: int) -> ToolCall:
 
 def _parse_python(source: str) -> ast.Module | None:
     try:
-        return ast.parse(source, mode="exec")
+        return _ast_parse(source)
     except UnicodeError:
         raise _Fail("Python call syntax cannot contain lone surrogate characters") from None
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
@@ -602,6 +775,14 @@ def _parse_python(source: str) -> ast.Module | None:
 
 def _python_calls(source: str, first_index: int) -> list[ToolCall] | None:
     """Calls from text that is exactly Python call syntax, ``None`` if it is not that."""
+    scan = _scan_python(source, 0, len(source), embedded=False)
+    if not scan.ok:
+        if scan.over_budget:
+            _check_count(scan.top_calls)
+            if scan.top_calls and source.rstrip()[-1:] in (")", "]", ";"):
+                raise _Fail(f"Python call syntax too long (more than {PY_CODE_BUDGET} "
+                            f"characters of code); send large calls as JSON")
+        return None
     tree = _parse_python(source)
     if tree is None:
         return None
@@ -612,36 +793,53 @@ def _python_calls(source: str, first_index: int) -> list[ToolCall] | None:
     return [_call_from_node(node, first_index + i) for i, node in enumerate(nodes)]
 
 
+@functools.lru_cache(maxsize=64)
+def _line_pattern(tool_names: frozenset) -> re.Pattern:
+    """Lines in prose that start with ``name(`` for a known tool ``name`` (only those, so
+    that other lines cost no Python work)."""
+    names = sorted((n for n in tool_names if isinstance(n, str) and _IDENTIFIER.fullmatch(n)),
+                   key=lambda n: (-len(n), n))
+    if not names:
+        return re.compile(r"(?!)")
+    return re.compile(r"^[ \t]*(" + "|".join(map(re.escape, names)) + r")\(", re.MULTILINE)
+
+
 def _embedded_python(text: str, tool_names: Collection[str]) -> ParsedAction | None:
     """Lines in prose that are exactly a call to a known tool; ``None`` if there are none."""
     if "(" not in text:
         return None
     calls: list[ToolCall] = []
     spans: list[tuple[int, int]] = []
-    line_ends = None
     tried = 0
     pos = 0
-    for match in _PY_LINE.finditer(text):
+    for match in _line_pattern(frozenset(tool_names)).finditer(text):
         if match.start() < pos or match.group(1) not in tool_names:
             continue
         tried += 1
         if tried > _MAX_EMBEDDED_CANDIDATES:
             break
-        if line_ends is None:
-            line_ends = [m.start() for m in re.finditer("\n", text)] + [len(text)]
         start = match.start(1)
-        ends = [e for e in line_ends if e >= start][:_MAX_EMBEDDED_LINES]
-        for end in ends:
-            tree = _parse_python(text[start:end].strip())
-            if tree is None:
-                continue
-            nodes = _call_nodes(tree)
-            if nodes is None or len(nodes) != 1 or tree.body[0].value is not nodes[0]:
+        scan = _scan_python(text, start, len(text), embedded=True)
+        if not scan.ok:
+            if scan.over_budget:
                 break
-            calls.append(_call_from_node(nodes[0], len(calls) + 1))
-            spans.append((match.start(), end))
-            pos = end
+            continue
+        end = text.find("\n", scan.end)
+        end = len(text) if end < 0 else end
+        pos = end  # parsed once: a candidate inside this one is not tried again
+        tail = _scan_python(text, scan.end, end, embedded=False)
+        if tail.over_budget:
             break
+        if not tail.ok:  # an unbalanced or unclosed rest of the line: not one call
+            continue
+        tree = _parse_python(text[start:end].strip())
+        if tree is None:
+            continue
+        nodes = _call_nodes(tree)
+        if nodes is None or len(nodes) != 1 or tree.body[0].value is not nodes[0]:
+            continue
+        calls.append(_call_from_node(nodes[0], len(calls) + 1))
+        spans.append((match.start(), end))
     if not calls:
         return None
     prose, last = [], 0
@@ -752,6 +950,17 @@ def _dispatch(action: Any, tool_names: Collection[str] | None, max_length: int) 
                 f"dict or tool calls")
 
 
+def parse_with_cost(action: object, tool_names: Collection[str] | None = None,
+                    max_length: int = 200_000) -> tuple[ParsedAction, ParseCost]:
+    """:func:`parse_action` plus the work it did (for tests and benchmarks of its bounds)."""
+    cost = ParseCost()
+    token = _COST.set(cost)
+    try:
+        return parse_action(action, tool_names, max_length), cost
+    finally:
+        _COST.reset(token)
+
+
 def parse_action(action: object, tool_names: Collection[str] | None = None,
                  max_length: int = 200_000) -> ParsedAction:
     """Turn a policy's action into tool calls, a message to the user, or an error.
@@ -761,6 +970,7 @@ def parse_action(action: object, tool_names: Collection[str] | None = None,
     for known tools. It never filters calls: unknown names are returned as given. Never
     raises; see the module docstring for the accepted forms and the decisions taken.
     """
+    token = _COST.set(ParseCost()) if _COST.get(None) is None else None
     try:
         result = _dispatch(action, tool_names, max_length)
         _check_count(len(result.calls))
@@ -772,3 +982,6 @@ def parse_action(action: object, tool_names: Collection[str] | None = None,
     except Exception as error:  # noqa: BLE001 - last resort: never raise on agent input
         return ParsedAction(error=f"internal parse error: {type(error).__name__}: "
                                   f"{_snip(str(error), 150)}")
+    finally:
+        if token is not None:
+            _COST.reset(token)

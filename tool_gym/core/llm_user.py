@@ -21,8 +21,9 @@ Every message the model writes is checked in code before the agent sees it:
 - ``wrong_confirmation``: it says yes to a proposal that does not match its need;
 - ``missed_confirmation``: it does not say yes to a proposal that matches its need (the
   env's policy checks need an explicit yes, so the task would become unsolvable);
-- ``missed_identity``: asked who it is, it does not give its identifying details (the
-  email, or the name and zip code, of the task's identity);
+- ``missed_identity``: asked who it is, it does not give the identifying details that
+  were asked for (those the scripted user's answer gives: the email, or the name and zip
+  code, ...; the scripted user answers only the fields asked);
 - ``empty``: it wrote nothing.
 
 A message that fails is sampled again (with a new seed); after ``max_attempts`` failed
@@ -255,9 +256,18 @@ class LLMUser:
         if decision == "confirm" and not is_confirmation(text):
             return "missed_confirmation"
         if decision == "identify" and not all(
-                str(v).lower() in low for v in self.task.identity.fields.values()):
+                v in low for v in self._asked_identity(scripted)):
             return "missed_identity"
         return None
+
+    def _asked_identity(self, scripted: str) -> list[str]:
+        """The identity values an answer must give: those the scripted answer gives (the
+        user answers only the fields the agent asked for); all of them when it gives none
+        of them verbatim."""
+        values = [str(v).lower() for v in self.task.identity.fields.values()
+                  if str(v).strip()]
+        given = [v for v in values if v in scripted.lower()]
+        return given or values
 
     def _reply(self, scripted: str, decision: str | None) -> str:
         self.counts["messages"] += 1

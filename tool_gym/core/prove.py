@@ -17,29 +17,33 @@ ground-truth calls:
   ``g``'s.
 - **adaptive efficiency** ``E = -alpha * max(0, n - B) / B`` with the budget
   ``B = n_gt + ceil(beta * n_gt)``.
-- **tool-name precision** ``N``: the share of the agent's calls whose name is a
-  ground-truth name, counted as multisets (``sum_name min(#calls, #gt) / n``). No calls: 0.
+- **tool-name precision** ``N``: the share of the agent's calls whose name is one of the
+  ground-truth names (membership per call: ``#{c : name(c) in names(gt)} / n``). No calls:
+  0. On a task with no ground-truth call: 1 when the agent made no call, else 0.
 - **argument-value agreement** ``A``: over the aligned pairs, the mean share of the
   ground-truth argument keys whose values the call repeats (JSON equality, ``1 == 1.0``;
   a ground-truth call without arguments agrees fully). No aligned pair: 0.
-- **abstention** ``Abs``: 1 when the task has no ground-truth call and the agent made
-  none, else 0.
 
-``total = w_validity V + w_coverage C + E + w_tool_name N + w_arguments A +
-w_abstention Abs`` (defaults 0.5, 0.5, 0.15, 0.2, 0.1; ``alpha = beta = 0.5``).
+One definition, used by every env that offers ``reward="prove"``:
+
+    total = 0.5 V + 0.5 C + 0.15 E + 0.2 N + 0.1 A        (alpha = beta = 0.5)
+
+(the weights are ``ProveRewardConfig``'s defaults; other weights only when a user passes
+them). ``E <= 0`` is a penalty, so the best attainable total is
+``best = w_V + w_C + w_N + w_A`` (1.3 by default) and ``normalized = total / best`` is 1.0
+for a perfect episode.
 
 On a task without ground-truth calls (``n_gt = 0``, an unanswerable request) the right
-behaviour is no call: ``V``, ``C``, ``N`` and ``A`` are 0, the budget is 0 and each call
-costs ``alpha`` (``E = -alpha * n``), so abstaining (``total = w_abstention``) is the best
-an agent can do. ``best`` is the highest total attainable on the task
-(``w_validity + w_coverage + w_tool_name + w_arguments``, or ``w_abstention`` when
-``n_gt = 0``) and ``normalized = total / best`` (1.0 for a perfect episode).
+behaviour is no call: ``V``, ``C`` and ``A`` are 0, ``N`` is 1 only without a call, the
+budget is 0 and each call costs ``alpha`` (``E = -alpha * n``, the limit of the formula
+with ``B`` read as 1). So ``best = w_N`` there and abstaining is the only way to reach it.
+``abstention`` in the score records that case (1 when ``n_gt = 0`` and no call was made);
+it is not a separate term.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -50,6 +54,7 @@ __all__ = [
     "ProveScore",
     "abstention",
     "align",
+    "best_total",
     "argument_agreement",
     "budget",
     "coverage",
@@ -63,28 +68,34 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ProveRewardConfig:
-    """Weights of PROVE's reward components.
+    """Weights of PROVE's reward components (the defaults are the one definition of the
+    module docstring).
 
     Attributes:
         validity: weight of the graded validity ``V``.
         coverage: weight of the dependency-ordered coverage ``C``.
+        efficiency: weight of the adaptive efficiency penalty ``E`` (<= 0).
         tool_name: weight of the tool-name precision ``N``.
         arguments: weight of the argument-value agreement ``A``.
-        abstention: weight of the abstention term.
         alpha: strength of the efficiency penalty.
         beta: slack of the call budget ``B = n_gt + ceil(beta * n_gt)``.
-        normalize: when true the environment's terminal reward is ``total / best``
-            (1.0 for a perfect episode) instead of ``total``.
     """
 
     validity: float = 0.5
     coverage: float = 0.5
-    tool_name: float = 0.15
-    arguments: float = 0.2
-    abstention: float = 0.1
+    efficiency: float = 0.15
+    tool_name: float = 0.2
+    arguments: float = 0.1
     alpha: float = 0.5
     beta: float = 0.5
-    normalize: bool = False
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not math.isfinite(value) or value < 0:
+                raise ValueError(f"PROVE's {f.name} must be a finite number >= 0, "
+                                 f"got {value!r}")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | "ProveRewardConfig" | None
@@ -262,18 +273,20 @@ def efficiency(n_calls: int, n_ground_truth: int, alpha: float = 0.5,
     """``-alpha * max(0, n - B) / B``; with ``n_gt = 0``, ``-alpha * n``."""
     b = budget(n_ground_truth, beta)
     if b <= 0:
-        return -alpha * n_calls
-    return -alpha * max(0, n_calls - b) / b
+        return -alpha * n_calls + 0.0  # + 0.0: no negative zero
+    return -alpha * max(0, n_calls - b) / b + 0.0
 
 
 def tool_name_precision(calls: Sequence[Any], ground_truth: Sequence[Any]) -> float:
-    """Multiset precision of the called names against the ground-truth names."""
+    """The share of the calls whose name is a ground-truth name (membership per call); 0
+    without calls; with no ground-truth call, 1 when there is no call either, else 0."""
     calls, truth = _calls(calls), _truth(ground_truth)
-    if not calls or not truth:
+    if not truth:
+        return 0.0 if calls else 1.0
+    if not calls:
         return 0.0
-    wanted = Counter(g.name for g in truth)
-    made = Counter(c.name for c in calls)
-    return sum(min(n, wanted[name]) for name, n in made.items()) / len(calls)
+    wanted = {g.name for g in truth}
+    return sum(1 for c in calls if c.name in wanted) / len(calls)
 
 
 def argument_agreement(calls: Sequence[Any], ground_truth: Sequence[Any],
@@ -287,8 +300,19 @@ def argument_agreement(calls: Sequence[Any], ground_truth: Sequence[Any],
 
 
 def abstention(calls: Sequence[Any], ground_truth: Sequence[Any]) -> float:
-    """1 when there is no ground-truth call and the agent made none, else 0."""
+    """1 when there is no ground-truth call and the agent made none, else 0 (recorded in
+    the score; on such a task it equals ``N``)."""
     return 1.0 if not list(ground_truth) and not list(calls) else 0.0
+
+
+def best_total(n_ground_truth: int, config: ProveRewardConfig | Mapping | None = None
+               ) -> float:
+    """The highest total attainable: ``w_V + w_C + w_N + w_A``, or ``w_N`` when the task
+    has no ground-truth call."""
+    config = ProveRewardConfig.from_dict(config)
+    if n_ground_truth == 0:
+        return config.tool_name
+    return config.validity + config.coverage + config.tool_name + config.arguments
 
 
 def score(calls: Sequence[Any], ground_truth: Sequence[Any],
@@ -298,24 +322,22 @@ def score(calls: Sequence[Any], ground_truth: Sequence[Any],
     calls, truth = _calls(calls), _truth(ground_truth)
     n, n_gt = len(calls), len(truth)
     e = efficiency(n, n_gt, config.alpha, config.beta)
-    ab = abstention(calls, truth)
+    nm = tool_name_precision(calls, truth)
     if n_gt == 0:
-        v = c = nm = a = 0.0
+        v = c = a = 0.0
         alignment: dict[int, int] = {}
-        best = config.abstention
     else:
         alignment = align(calls, truth)
         v = validity(calls)
         c = coverage(calls, truth, alignment)
-        nm = tool_name_precision(calls, truth)
         a = argument_agreement(calls, truth, alignment)
-        best = config.validity + config.coverage + config.tool_name + config.arguments
-    total = (config.validity * v + config.coverage * c + e + config.tool_name * nm
-             + config.arguments * a + config.abstention * ab)
+    total = (config.validity * v + config.coverage * c + config.efficiency * e
+             + config.tool_name * nm + config.arguments * a)
+    best = best_total(n_gt, config)
     normalized = total / best if best > 0 else 0.0
     return ProveScore(
-        validity=v, coverage=c, efficiency=e, tool_name=nm, arguments=a, abstention=ab,
-        total=total, best=best, normalized=normalized, calls=n, ground_truth=n_gt,
-        budget=budget(n_gt, config.beta),
+        validity=v, coverage=c, efficiency=e, tool_name=nm, arguments=a,
+        abstention=abstention(calls, truth), total=total, best=best, normalized=normalized,
+        calls=n, ground_truth=n_gt, budget=budget(n_gt, config.beta),
         alignment=tuple(sorted(alignment.items())),
     )

@@ -1,12 +1,49 @@
-"""Reward configuration: graded step validity plus the terminal verification score, or
-PROVE's composite (``tool_gym.core.prove``)."""
+"""Reward configuration, and why returns order correctly under every accepted config.
+
+An episode's return is
+
+    return   = shaping_total + terminal
+    terminal = w * (success + partial * q)
+
+- ``success`` is 1 when the verification says the task is done (``tool_gym.core.verify``).
+- ``q`` in [0, 1] is the quality of the episode under the terminal kind: the graded
+  verification score for ``"score"`` (CoVe), ``clip(PROVE total / best total, 0, 1)`` for
+  ``"prove"`` (``tool_gym.core.prove``), and 0 for ``"success"``.
+- ``shaping_total`` in [-cap, +cap]: the running sum of step shaping is clipped to
+  [-cap, cap] after every step, and a step's reward is the change of that clipped sum
+  (``tool_gym.core.shaping``: validity credited once per distinct effective call, parse
+  errors cost ``error_penalty``).
+
+With ``p`` = ``partial`` (0 for ``"success"``, whose ``q`` is 0):
+
+    min return of a success  >= -cap + w * (1 + p * 0) = w - cap
+    max return of a failure  <=  cap + w * (0 + p * 1) = w * p + cap
+
+so every failing episode returns strictly less than every successful one exactly when
+
+    w - cap > w * p + cap   <=>   cap < w * (1 - p) / 2.
+
+A config that breaks this bound is refused with a ``ValueError``. Presets (``w = 1``):
+
+========  ========  =======  =====  ============================
+preset    terminal  partial  cap    returns: failure < success
+========  ========  =======  =====  ============================
+cove      score     0.5      0.2    <= 0.7  <  >= 0.8
+sparse    score     0.5      0      <= 0.5  <  >= 1.0
+binary    success   0        0      0       <  1
+prove     prove     0.5      0      <= 0.5  <  >= 1.0
+========  ========  =======  =====  ============================
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
 from .prove import ProveRewardConfig
+
+TERMINALS = ("score", "success", "prove")
 
 
 @dataclass(frozen=True)
@@ -14,37 +51,71 @@ class RewardConfig:
     """How the environment turns validity and verification into rewards.
 
     Attributes:
-        validity_weight: step reward of a tool-call step = weight x graded validity
-            (0, 1/3, 2/3, 1 for: the name exists, the arguments are valid, the call ran
-            without error); averaged over the calls of one step; 0 for messages.
-        terminal: ``"score"`` (CoVe's graded score, see ``tool_gym.core.verify``),
-            ``"success"`` (1 when the score is 1, else 0) or ``"prove"`` (PROVE's
-            composite over the episode's calls against the task's ground-truth calls,
-            see ``tool_gym.core.prove``; ``prove.normalize`` divides it by its best value).
-        terminal_weight: factor on the terminal reward.
-        error_penalty: reward of a step whose action could not be parsed (<= 0).
-        prove: the weights of PROVE's components (used when ``terminal == "prove"``; a
-            dict of ``ProveRewardConfig`` fields is accepted).
+        validity_weight: a tool-call step's shaping = weight x the mean over its calls of
+            the *credited* graded validity (0, 1/3, 2/3, 1 for: the name exists, the
+            arguments are valid, the call ran without error), credited once per distinct
+            effective call (``tool_gym.core.shaping``).
+        terminal: ``"score"`` (q = CoVe's graded score), ``"success"`` (q = 0) or
+            ``"prove"`` (q = PROVE's total over its best value, clipped to [0, 1]).
+        terminal_weight: ``w``, the reward of success (> 0).
+        partial: the share of ``w`` paid for the quality ``q`` (0 <= partial < 1; no
+            effect with ``terminal="success"``).
+        shaping_cap: bound of the episode's total shaping (default ``0.2 * w``; must be
+            below ``w * (1 - partial) / 2``, see the module docstring).
+        error_penalty: shaping of a step whose action could not be parsed (<= 0).
+        prove: the weights of PROVE's components (``terminal="prove"``; a dict of
+            ``ProveRewardConfig`` fields is accepted).
     """
 
-    validity_weight: float = 0.1
+    validity_weight: float = 0.05
     terminal: Literal["score", "success", "prove"] = "score"
     terminal_weight: float = 1.0
+    partial: float = 0.5
+    shaping_cap: float | None = None
     error_penalty: float = 0.0
     prove: ProveRewardConfig = ProveRewardConfig()
 
     def __post_init__(self):
-        if self.terminal not in ("score", "success", "prove"):
+        if self.terminal not in TERMINALS:
             raise ValueError(f"terminal must be 'score', 'success' or 'prove', "
                              f"got {self.terminal!r}")
         if not isinstance(self.prove, ProveRewardConfig):
             object.__setattr__(self, "prove", ProveRewardConfig.from_dict(self.prove))
+        if self.shaping_cap is None:
+            object.__setattr__(self, "shaping_cap", 0.2 * self.terminal_weight)
+        for name in ("validity_weight", "terminal_weight", "partial", "shaping_cap",
+                     "error_penalty"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not math.isfinite(value):
+                raise ValueError(f"{name} must be a finite number, got {value!r}")
+        if self.terminal_weight <= 0:
+            raise ValueError(f"terminal_weight must be > 0, got {self.terminal_weight}")
+        if not 0 <= self.partial < 1:
+            raise ValueError(f"partial must be in [0, 1), got {self.partial}")
+        if self.validity_weight < 0:
+            raise ValueError(f"validity_weight must be >= 0, got {self.validity_weight}")
+        if self.error_penalty > 0:
+            raise ValueError(f"error_penalty must be <= 0, got {self.error_penalty}")
+        if self.shaping_cap < 0:
+            raise ValueError(f"shaping_cap must be >= 0, got {self.shaping_cap}")
+        bound = self.terminal_weight * (1 - self.effective_partial) / 2
+        if not self.shaping_cap < bound:
+            raise ValueError(
+                f"shaping_cap={self.shaping_cap} must be below terminal_weight x "
+                f"(1 - partial) / 2 = {bound:g}, else a failing episode could return as much "
+                f"as a successful one")
+
+    @property
+    def effective_partial(self) -> float:
+        """``partial``, or 0 for ``terminal="success"`` (whose quality is always 0)."""
+        return 0.0 if self.terminal == "success" else float(self.partial)
 
     @classmethod
-    def named(cls, name: str | "RewardConfig" | dict | None) -> "RewardConfig":
-        """``"cove"`` (default), ``"binary"`` (success only, no step reward), ``"sparse"``
-        (graded score, no step reward), ``"prove"`` (PROVE's composite at the end, no step
-        reward: validity is one of its components), a dict of fields, or a config."""
+    def named(cls, name: "str | RewardConfig | dict | None") -> "RewardConfig":
+        """``"cove"`` (default), ``"binary"`` (success only, no shaping), ``"sparse"``
+        (graded score, no shaping), ``"prove"`` (PROVE's composite as the quality, no
+        shaping: validity is one of its components), a dict of fields, or a config."""
         if isinstance(name, RewardConfig):
             return name
         if isinstance(name, dict):
@@ -52,25 +123,31 @@ class RewardConfig:
         presets = {
             None: cls(),
             "cove": cls(),
-            "sparse": cls(validity_weight=0.0),
-            "binary": cls(validity_weight=0.0, terminal="success"),
-            "prove": cls(validity_weight=0.0, terminal="prove"),
+            "sparse": cls(validity_weight=0.0, shaping_cap=0.0),
+            "binary": cls(validity_weight=0.0, terminal="success", partial=0.0,
+                          shaping_cap=0.0),
+            "prove": cls(validity_weight=0.0, terminal="prove", shaping_cap=0.0),
         }
         if name not in presets:
             raise ValueError(f"unknown reward {name!r}; use one of cove, sparse, binary, prove, "
                              "a dict of RewardConfig fields or a RewardConfig")
         return presets[name]
 
-    def step(self, validities: list[float]) -> float:
-        return self.validity_weight * (sum(validities) / len(validities)) if validities else 0.0
-
-    def final(self, score: float, success: bool, prove: float | None = None) -> float:
-        """Terminal reward: ``prove`` is the PROVE total (or normalized total) of the
-        episode, needed when ``terminal == "prove"``."""
+    def quality(self, score: float = 0.0, prove_normalized: float | None = None) -> float:
+        """``q`` in [0, 1]: the verification score, PROVE's normalized total, or 0."""
+        if self.terminal == "success":
+            return 0.0
         if self.terminal == "prove":
-            if prove is None:
-                raise ValueError("terminal='prove' needs the episode's PROVE score")
-            value = prove
+            if prove_normalized is None:
+                raise ValueError("terminal='prove' needs the episode's normalized PROVE total")
+            value = prove_normalized
         else:
-            value = score if self.terminal == "score" else float(success)
-        return self.terminal_weight * value
+            value = score
+        value = float(value)
+        return min(1.0, max(0.0, value)) if math.isfinite(value) else 0.0
+
+    def final(self, success: bool, score: float = 0.0,
+              prove_normalized: float | None = None) -> float:
+        """The terminal reward ``w * (success + partial * q)``."""
+        q = self.quality(score, prove_normalized)
+        return self.terminal_weight * (float(bool(success)) + self.effective_partial * q)

@@ -205,13 +205,16 @@ class Sandbox:
             self.db = self.template.open()
 
     def check_integrity(self) -> list[str]:
-        """Problems found by SQLite's integrity and foreign-key checks and the domain's
-        invariants; an empty list means the sandbox is consistent."""
+        """Problems found by SQLite's integrity and foreign-key checks, the domain's
+        invariants and its quotas; an empty list means the sandbox is consistent."""
         problems = [f"integrity_check: {r[0]}" for r in self.db.execute("PRAGMA integrity_check")
                     if r[0] != "ok"]
         problems += [f"foreign key violation: {tuple(r)}" for r in
                      self.db.execute("PRAGMA foreign_key_check")]
         problems += self.domain.invariants(self.db)
+        quota = self.toolbox.quotas.check_database(self.db)
+        if quota:
+            problems.append(f"quota: {quota}")
         return problems
 
     def close(self) -> None:

@@ -16,8 +16,11 @@ needs:
 The kit draws a user of the split (stable hash of the user id), describes their identity,
 draws one to N constraints whose samplers ``claim`` the entities they use (so constraints
 of one task never touch the same entity), and implements checking, phrasing and the plan
-generically. Information answers are checked as tau2's COMMUNICATE: case-insensitive,
-commas removed from the message, and never inside a longer number or word.
+generically. Information answers and refusals are checked by
+:func:`tool_gym.core.grounding.communicated`: an answer counts only once a tool result (or
+the constraint's ``evidence`` records) showed it, in any equivalent form and with no
+competing value; a refusal only once earned (the user authenticated, the ``refusal``
+records read, nothing written to them). ``mentions_answer`` is the older plain match.
 """
 
 from __future__ import annotations
@@ -26,14 +29,19 @@ import hashlib
 import re
 from datetime import date
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 from .actions import ToolCall
+from .grounding import communicated
+from .proposals import entity_groups, intent_with_rivals
 from .tasks import Constraint, Description, PlanStep, Proof, SamplerConfig, Task
+
+#: Other needs of a type drawn per need to find the user's competing values (rivals).
+RIVAL_DRAWS = 6
 
 #: Share of users (by a stable hash of their id) that belong to the test split.
 TEST_SHARE = 20
@@ -225,7 +233,7 @@ class RuleTaskKit:
                     break
                 c = self.samplers[kind](ctx)
                 if c is not None:
-                    constraints.append(c)
+                    constraints.append(self._with_intent(ctx, kind, c))
             if attempt < 16 and (not constraints or constraints[0].type != lead):
                 continue  # first look for a user who can have the lead type (rare types)
             if len(constraints) >= max(1, min(want, config.min_constraints)):
@@ -237,11 +245,28 @@ class RuleTaskKit:
             raise RuntimeError(f"{self.domain}: no feasible task in split {split!r}")
         return Task(task_id, self.domain, split, best[0], best[1], tuple(best[2]))
 
+    def _with_intent(self, ctx: SampleContext, kind: str, c: Constraint) -> Constraint:
+        """``c`` with its intent: an entity the user described gets as rivals the same
+        entity of up to :data:`RIVAL_DRAWS` other needs of this type drawn for this user
+        (a generator of their own, fresh claims: the task's draw is unchanged)."""
+        if c.intent is not None or not c.confirm_terms or c.answer is not None:
+            return c
+        others: list[Constraint] = []
+        if entity_groups(c):
+            seed = int.from_bytes(hashlib.sha256(f"{ctx.user_id}/{kind}".encode()).digest()[:8],
+                                  "big")
+            alt = SampleContext(ctx.db, ctx.user_id, np.random.default_rng(seed), ctx.config)
+            for _ in range(RIVAL_DRAWS):
+                other = self.samplers[kind](alt)
+                if other is None:
+                    break
+                others.append(other)
+        return replace(c, intent=intent_with_rivals(c, others))
+
     # ------------------------------------------------------------------ checking
     def check(self, db: sqlite3.Connection, task: Task, constraint: Constraint,
               agent_messages: Sequence[str]) -> bool:
-        if constraint.answer is not None and not mentions_answer(constraint.answer,
-                                                                 agent_messages):
+        if not communicated(task, constraint, agent_messages):
             return False
         return all(e.holds(db) for e in constraint.expect)
 

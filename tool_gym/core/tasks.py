@@ -23,6 +23,7 @@ from typing import Any, Protocol, Sequence
 import numpy as np
 
 from .actions import ToolCall
+from .proposals import Intent
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,24 @@ class PlanStep:
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """What earns a refusal (see :mod:`tool_gym.core.grounding`): the records that make the
+    request ineligible (a successful read must have named each before the refusal, and no
+    successful write may name one; ``(tool, id)``: a read of that tool naming the id),
+    and optionally the only write tools that count.
+
+    ``about``: the forms that address the request (each a string, or a tuple of strings
+    that must all appear, as in :attr:`tool_gym.core.proposals.Param.forms`): the record
+    (its id, the words that describe it in tool results) and the blocking fact in its
+    common wordings. When given, a refusal must name at least one of them; empty: no
+    such requirement."""
+
+    records: tuple = ()
+    tools: tuple[str, ...] = ()
+    about: tuple = ()
+
+
+@dataclass(frozen=True)
 class Constraint:
     """One need of the user.
 
@@ -95,6 +114,15 @@ class Constraint:
             :class:`~tool_gym.core.taskkit.RuleTaskKit`, which needs no phrasing code.
         solution: the reference steps for this need (reads, proposal, write, closing).
         expect: outcome checks on the final database (all must hold).
+        evidence: for an answer the agent must compute (a count, a sum): the ids of the
+            records whose reads ground it (each named by a successful read before the
+            answer); empty: a tool result must have shown the answer itself.
+        refusal: for a request the agent must refuse: the records that make it
+            ineligible (:class:`Refusal`); ``answer`` then only marks it as a
+            non-write need.
+        intent: what a proposal must name to be confirmed, structurally (the action, each
+            parameter's accepted forms and its rivals, roles; see
+            :mod:`tool_gym.core.proposals`); ``None``: made from ``confirm_terms``.
     """
 
     type: str
@@ -106,6 +134,9 @@ class Constraint:
     say: tuple[str, ...] = ()
     solution: tuple[PlanStep, ...] = ()
     expect: tuple[Expectation, ...] = ()
+    intent: Intent | None = None
+    evidence: tuple = ()
+    refusal: Refusal | None = None
 
     @property
     def is_information(self) -> bool:
@@ -153,6 +184,14 @@ class Task:
                 expect=tuple(Expectation(e["query"], tuple(e["params"]),
                                          tuple(tuple(r) for r in e["rows"]))
                              for e in c.get("expect", ())),
+                intent=Intent.from_dict(c.get("intent")),
+                evidence=tuple(c.get("evidence", ())),
+                refusal=None if c.get("refusal") is None else Refusal(
+                    tuple(tuple(r) if isinstance(r, list) else r
+                          for r in c["refusal"].get("records", ())),
+                    tuple(c["refusal"].get("tools", ())),
+                    tuple(tuple(f) if isinstance(f, list) else f
+                          for f in c["refusal"].get("about", ()))),
             )
             for c in data["constraints"]
         )

@@ -15,7 +15,8 @@ The decorator derives the OpenAI function schema from the hints and the docstrin
 ``Args:`` section, records the category (READ / WRITE / GENERIC) and the entity types of
 inputs and outputs (``Annotated[str, Entity("user_id")]``), which the dependency graph uses.
 A ``Toolbox`` groups a domain's tools, validates arguments against the schemas and runs a
-call, turning every failure into an error result instead of an exception.
+call, turning every failure into an error result instead of an exception; it enforces the
+domain's :class:`Quotas` (sizes of stored texts and results, rows and bytes per sandbox).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ __all__ = [
     "Annotated",
     "Category",
     "Entity",
+    "QuotaExceeded",
+    "Quotas",
     "Tool",
     "ToolError",
     "ToolResult",
@@ -351,13 +354,112 @@ def _coerce_integers(t: Tool, arguments: dict) -> dict:
             for k, v in arguments.items()}
 
 
+# --------------------------------------------------------------------------- quotas
+
+
+class QuotaExceeded(ToolError):
+    """A tool call would grow the sandbox past a quota; seen as ``Error: quota exceeded: ...``."""
+
+    def __init__(self, message: str):
+        super().__init__(f"quota exceeded: {message}")
+
+
+@dataclass(frozen=True)
+class Quotas:
+    """Bounds on what the tool calls of one sandbox can grow, so every step stays cheap.
+
+    A domain declares ``QUOTAS = Quotas(...)`` in its tools module
+    (:meth:`Toolbox.from_module` picks it up); a toolbox without one gets the defaults.
+    The :class:`Toolbox` enforces them on every call:
+
+    * before a WRITE runs: no string argument longer than ``max_text`` characters (a
+      stored text) and no array argument with more than ``max_items`` items;
+    * after a WRITE that changed a row, still inside its savepoint: every table holds at
+      most ``rows.get(table, default_rows)`` rows and the database at most ``max_bytes``
+      (``page_count x page_size``); otherwise the call is rolled back;
+    * any call: its result holds at most ``max_result`` characters.
+
+    A tool that may add many rows in one call (a folder copy) asks :meth:`room` before
+    it starts, so that one call adds at most ``batch`` rows to a table. A quota hit is a
+    :class:`QuotaExceeded` (a :class:`ToolError`): ``Error: quota exceeded: ...``, and
+    nothing of the call stays.
+
+    Bounds. With ``R`` the largest table (rows) and ``S`` the database size, a step's
+    cost is that of one call over tables of at most ``R`` rows and ``S`` bytes (plus at
+    most ``batch`` inserted rows, and one ``count(*)`` per table after a write, which
+    SQLite answers from the b-tree page count), and the sandbox never exceeds
+    ``max_bytes`` after a call. The defaults (25,000 rows, 16 MiB, 1,000 rows a call)
+    keep a step of every domain under 100 ms and a sandbox under 64 MB
+    (``benchmarks/step_cost.py`` measures it); they sit far above what any task, tau2's
+    included, needs: templates hold at most about 9,000 rows in a table and 4 MB.
+    """
+
+    rows: Mapping[str, int] = field(default_factory=dict)
+    default_rows: int = 25_000
+    batch: int = 1_000
+    max_bytes: int = 16 * 1024 * 1024
+    max_text: int = 32_768
+    max_items: int = 100
+    max_result: int = 100_000
+
+    def limit(self, table: str) -> int:
+        """The most rows ``table`` may hold."""
+        return self.rows.get(table, self.default_rows)
+
+    def room(self, db: sqlite3.Connection, table: str, adding: int, what: str = "rows") -> None:
+        """Raise :class:`QuotaExceeded` unless one call may add ``adding`` rows to ``table``."""
+        if adding > self.batch:
+            raise QuotaExceeded(f"{adding} {what} at once (at most {self.batch} in one call)")
+        count = db.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+        if count + adding > self.limit(table):
+            raise QuotaExceeded(f"{what}: {count} + {adding} would pass the limit of "
+                                f"{self.limit(table)} in this sandbox")
+
+    def check_arguments(self, arguments: Mapping[str, Any]) -> str | None:
+        """The first argument of a WRITE call past ``max_text``/``max_items``, or ``None``."""
+        stack: list[tuple[str, Any]] = [(f"parameter {k!r}", v) for k, v in arguments.items()]
+        while stack:
+            where, value = stack.pop()
+            if isinstance(value, str):
+                if len(value) > self.max_text:
+                    return (f"{where} holds {len(value)} characters (at most {self.max_text} "
+                            f"can be stored)")
+            elif isinstance(value, list):
+                if len(value) > self.max_items:
+                    return f"{where} has {len(value)} items (at most {self.max_items})"
+                stack.extend((f"{where}[{i}]", v) for i, v in enumerate(value))
+            elif isinstance(value, dict):
+                if len(value) > self.max_items:
+                    return f"{where} has {len(value)} keys (at most {self.max_items})"
+                stack.extend((f"{where}.{k}", v) for k, v in value.items())
+        return None
+
+    def check_database(self, db: sqlite3.Connection) -> str | None:
+        """The first quota the database is past, or ``None``."""
+        size = db.execute("PRAGMA page_count").fetchone()[0] * \
+            db.execute("PRAGMA page_size").fetchone()[0]
+        if size > self.max_bytes:
+            return f"the sandbox would hold {size} bytes (at most {self.max_bytes})"
+        for table in _tables(db):
+            count = db.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+            if count > self.limit(table):
+                return f"table {table} would hold {count} rows (at most {self.limit(table)})"
+        return None
+
+
+def _tables(db: sqlite3.Connection) -> list[str]:
+    return [r[0] for r in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+
+
 # -------------------------------------------------------------------------- toolbox
 
 
 class Toolbox:
     """The tools of one domain: schemas, validation and execution against a connection."""
 
-    def __init__(self, tools: Iterable[Tool]):
+    def __init__(self, tools: Iterable[Tool], quotas: Quotas | None = None):
+        self.quotas = quotas if quotas is not None else Quotas()
         self._tools: dict[str, Tool] = {}
         for t in tools:
             if t.name in self._tools:
@@ -367,8 +469,11 @@ class Toolbox:
 
     @classmethod
     def from_module(cls, module: Any) -> "Toolbox":
-        """Collect every :class:`Tool` defined in a module, in definition order."""
-        return cls(v for v in vars(module).values() if isinstance(v, Tool))
+        """Collect every :class:`Tool` defined in a module, in definition order, with the
+        module's ``QUOTAS`` (a :class:`Quotas`) when it declares one."""
+        quotas = getattr(module, "QUOTAS", None)
+        return cls((v for v in vars(module).values() if isinstance(v, Tool)),
+                   quotas if isinstance(quotas, Quotas) else None)
 
     def __getitem__(self, name: str) -> Tool:
         return self._tools[name]
@@ -389,7 +494,8 @@ class Toolbox:
     def call(self, db: sqlite3.Connection, name: Any, arguments: Any) -> ToolResult:
         """Validate and run one call. Never raises for anything the caller sends.
 
-        A WRITE call runs inside a savepoint: if it fails, nothing it did stays.
+        A WRITE call runs inside a savepoint: if it fails, nothing it did stays. The
+        toolbox's :class:`Quotas` are checked on every call (see there).
         """
         if not isinstance(name, str) or name not in self._tools:
             shown = name[:80] if isinstance(name, str) else f"<{type(name).__name__}>"
@@ -399,23 +505,38 @@ class Toolbox:
         if problem:
             return ToolResult(False, f"Error: {problem}", name, stage=1)
         arguments = _coerce_integers(t, arguments)
-        if t.category is Category.WRITE:
+        quotas = self.quotas
+        write = t.category is Category.WRITE
+        if write:
+            problem = quotas.check_arguments(arguments)
+            if problem:
+                return ToolResult(False, f"Error: quota exceeded: {problem}", name, stage=2)
             db.execute("SAVEPOINT tool_call")
+            changes = db.total_changes
         try:
             value = t.fn(db, **arguments)
             content = to_json(value)
+            if len(content) > quotas.max_result:
+                raise QuotaExceeded(f"the result holds {len(content)} characters (at most "
+                                    f"{quotas.max_result}); ask for less")
+            if write and db.total_changes != changes:
+                problem = quotas.check_database(db)
+                if problem:
+                    raise QuotaExceeded(problem)
         except ToolError as error:
-            if t.category is Category.WRITE:
-                if not error.keep_effects:
+            if write:
+                keep = error.keep_effects and not (db.total_changes != changes
+                                                   and quotas.check_database(db))
+                if not keep:
                     db.execute("ROLLBACK TO tool_call")
                 db.execute("RELEASE tool_call")
             return ToolResult(False, f"Error: {error}", name, stage=2)
         except (sqlite3.Error, ValueError, TypeError, OverflowError, ArithmeticError,
                 RecursionError, MemoryError, KeyError, IndexError) as error:
-            if t.category is Category.WRITE:
+            if write:
                 db.execute("ROLLBACK TO tool_call")
                 db.execute("RELEASE tool_call")
             return ToolResult(False, f"Error: {type(error).__name__}: {error}", name, stage=2)
-        if t.category is Category.WRITE:
+        if write:
             db.execute("RELEASE tool_call")
         return ToolResult(True, content, name, stage=3)

@@ -2,10 +2,14 @@
 
 The scripted user holds the task's needs and reveals them one at a time (CoVe's
 progressive user): it opens with the first need in fuzzy terms, answers identity
-questions, says yes to a proposed write only when the proposal matches its current need
-and declines otherwise, corrects the agent when a write hit the wrong entity, moves to the
-next need once the current one holds in the database, and ends the conversation with a
-stop marker when everything is done or when it has waited too long without progress.
+questions (only the fields asked for: :func:`identity_request`), reads any question that
+asks for approval as a proposal and says yes only when it names exactly the intended
+action, entity and parameters of its current need (:mod:`tool_gym.core.proposals`), asks
+the agent to be specific when a proposal offers competing values, declines every other
+proposal with the same words (its wish restated: the decline is no oracle), corrects the
+agent when a write hit the wrong entity, moves to the next need once the current one holds
+in the database, and ends the conversation with a stop marker when everything is done or
+when it has waited too long without progress.
 """
 
 from __future__ import annotations
@@ -17,24 +21,32 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
+from .proposals import (Intent, Verdict, asks_approval, asks_information, judge,
+                        need_texts)
 from .tasks import Constraint, Task, TaskKit
+from .values import canonical, extract
 
 STOP = "###STOP###"
 TRANSFER = "###TRANSFER###"
 OUT_OF_SCOPE = "###OUT-OF-SCOPE###"
 STOP_MARKERS = (STOP, TRANSFER, OUT_OF_SCOPE)
+#: Characters of one agent message the user reads (a proposal or question is far shorter;
+#: the bound keeps one reply's cost constant whatever the agent sends).
+READ_LIMIT = 4000
 
 _CONFIRMATION = re.compile(
     r"^\W*(yes|yeah|yep|yup|sure|ok(ay)?|correct|confirm(ed)?|please (do|proceed|go ahead)|"
     r"go ahead|that'?s (right|correct)|sounds good|affirmative)\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(no|not|don'?t|do not|wait|cancel that|stop)\b", re.IGNORECASE)
+# Coarse keyword filters, kept for task synthesis (synth.chains), which avoids any message
+# of its plans that might be read as a proposal or an identity question; the user itself
+# reads messages with proposals.asks_approval and identity_request.
 _PROPOSAL = re.compile(
     r"\b(confirm|proceed|go ahead|shall i|should i|would you like|do you want|can i|"
     r"may i|ok(ay)? to|is (that|this) (correct|right)|yes\b)", re.IGNORECASE)
 _IDENTITY = re.compile(r"\b(e-?mail|zip|postal|your (full )?name|first name|last name|"
                        r"user[ _-]?id|identif|verify|authenticat|who (am i|are you))",
                        re.IGNORECASE)
-_ID_LIKE = re.compile(r"#W\d{7}")
 
 
 def is_confirmation(text: str) -> bool:
@@ -78,9 +90,73 @@ class UserStats:
     gave_up: bool = False
 
 
+#: Identity fields a user may be asked for: field -> words that ask for it (canonical,
+#: lowercase). A kit may declare its own as ``identity_asks`` (same shape).
+IDENTITY_ASKS: dict[str, str] = {
+    "email": r"e-?mail(?: address)?",
+    "username": r"user ?name|login(?: name)?|handle",
+    "name": r"(?<!user )(?<!user)(?:full |first |last )?names?\b(?! of\b)",
+    "zip": r"zip(?: code)?|postal code|post ?code",
+    "user_id": r"user ?id|customer (?:id|number)|member (?:id|number)|client id",
+}
+#: Identity fields of a task (``Task.identity.fields``) -> the ask field they answer.
+_FIELD_ASK = {"email": "email", "username": "username", "first_name": "name",
+              "last_name": "name", "zip": "zip", "user_id": "user_id"}
+_FIELD_LABEL = {"email": "email address", "username": "username", "name": "name",
+                "zip": "zip code", "user_id": "user id"}
+_GENERIC_IDENTITY = re.compile(
+    r"\b(?:verify|confirm|check) (?:your|the customer'?s?) identity|\bidentify yourself\b|"
+    r"\bauthenticate you\b|\bwho you are\b|\b(?:find|locate|look up|pull up|access) your "
+    r"(?:account|profile|record)s?\b")
+_REQUEST = re.compile(r"\?|^\W*(?:please|could|can|would|may|kindly|provide|tell|give|share|"
+                      r"what|i need|i'll need|i will need|first|before)\b|\b(?:could|can|"
+                      r"would|will) you\b|\bplease\b")
+_ASKED_ID = re.compile(
+    r"\b(order|reservation|booking|confirmation|account|card|payment method|transaction|item|"
+    r"product|ticket|issue|event|message|thread|deal|lead|contact|file|folder|channel|"
+    r"restaurant)[ -]?(?:id|number|#|code)\b")
+
+
+def _asks_pattern(words: str) -> re.Pattern:
+    return re.compile(
+        rf"\byour (?:[\w,']+ ){{0,5}}?(?:{words})|(?:{words})(?: address)? (?:on|for|of|associated "
+        rf"with|linked to|tied to|attached to|registered (?:to|with|under)|used (?:for|with|on)) "
+        rf"(?:your|the) (?:\w+ )?(?:account|profile|mailbox|app)|^\W*(?:and )?(?:the )?(?:{words})"
+        rf"\W*\?|\b(?:what|which) (?:is|'s) the (?:{words})\b")
+
+
+def identity_request(message: str, asks: dict[str, str] | None = None) -> set[str] | None:
+    """The identity fields ``message`` asks for (``{"any"}`` for a generic "verify your
+    identity"), or ``None`` when it asks for none. A sentence that asks for approval is never
+    an identity request ("Shall I forward the email to your manager?")."""
+    asks = asks or IDENTITY_ASKS
+    fields: set[str] = set()
+    generic = False
+    for s in re.findall(r"[^.?!\n]+[.?!]*", canonical(message or "")):
+        if not _REQUEST.search(s) or asks_approval(s):
+            continue
+        for field_name, words in asks.items():
+            if _asks_pattern(words).search(s):
+                fields.add(field_name)
+        if _GENERIC_IDENTITY.search(s):
+            generic = True
+    if fields:
+        return fields
+    return {"any"} if generic else None
+
+
 @dataclass
 class ScriptedUser:
     """A deterministic, seeded simulator of the task's user.
+
+    It answers an identity request with what was asked (declared per kit as
+    ``identity_asks``), reads any question asking for approval as a proposal and judges it
+    with :func:`~tool_gym.core.proposals.judge` against the current need's intent: yes when
+    it names exactly the intended action, entity and parameters; "be specific" when it
+    offers competing values; otherwise one decline, identical for every wrong proposal, that
+    restates the need in the user's own words. A question about an internal id it was not
+    given gets "I don't know it"; any other question it cannot answer gets "what do you
+    mean", and a statement gets its need restated.
 
     Args:
         task: the hidden intent.
@@ -100,6 +176,7 @@ class ScriptedUser:
     _index: int = 0
     _stalled: int = 0
     _finished: bool = False
+    _restated: dict = field(default_factory=dict)
 
     @property
     def current(self) -> Constraint | None:
@@ -132,9 +209,17 @@ class ScriptedUser:
         self._finished = True
         return f"{text} {STOP}"
 
+    def _restatement(self, need: Constraint) -> str:
+        """The user's wish for ``need``, drawn once: every decline of it uses these words."""
+        if self._index not in self._restated:
+            self._restated[self._index] = self.kit.request(self.task, need, self.rng)
+        return self._restated[self._index]
+
     def respond(self, message: str, writes: Sequence[tuple[str, str, str | None]] = ()) -> str:
         self.stats.turns += 1
+        message = message if isinstance(message, str) else ""
         self.agent_messages.append(message)
+        message = message[:READ_LIMIT]  # what a person reads of one message
         wanted = {w for c in self.task.constraints for w in c.writes}
         wrong = [w for w in writes if (w[0], w[1]) not in wanted]
         if self._advance():
@@ -153,26 +238,56 @@ class ScriptedUser:
             self.stats.corrections += 1
             return self._progress_or_give_up(
                 "Wait, that's not what I asked for; you changed the wrong thing. "
-                + self.kit.request(self.task, need, self.rng))
-        proposal = bool(_PROPOSAL.search(message)) and not need.is_information
-        # A proposal that matches the need is confirmed even when it uses words such as
-        # "email" (the email domain) that would otherwise read as an identity question.
-        if proposal and need.confirm_terms and mentions_all(message, need.confirm_terms):
+                + self._restatement(need))
+        asked = identity_request(message, getattr(self.kit, "identity_asks", None))
+        if asked is not None and self.stats.identity_answers <= 3:
+            self.stats.identity_answers += 1
+            return self._progress_or_give_up(self._identify(asked))
+        if asks_approval(message):
+            return self._judge(message, need)
+        if asks_information(message):
+            unknown = _ASKED_ID.search(canonical(message))
+            if unknown:
+                if any(extract(d.text)["id"] for d in need.refs.values()):
+                    return self._progress_or_give_up("As I said: " + self._restatement(need))
+                return self._progress_or_give_up(
+                    f"I'm sorry, I don't know the {unknown.group(1)} id. "
+                    + self._restatement(need))
+            return self._progress_or_give_up("I'm not sure what you mean. "
+                                             + self.kit.request(self.task, need, self.rng))
+        return self._progress_or_give_up(self.kit.request(self.task, need, self.rng))
+
+    def _judge(self, message: str, need: Constraint) -> str:
+        intent = intent_of(need)
+        verdict = Verdict.NO if intent is None else judge(
+            message, intent, need_texts(need, self.task.identity))
+        if verdict is Verdict.YES:
             self.stats.confirmations += 1
             self._stalled = 0
             return self._pick(["Yes, please go ahead.", "Yes, that's right. Please do it.",
                                "Yes, I confirm."])
-        if _IDENTITY.search(message) and self.stats.identity_answers <= 3:
-            self.stats.identity_answers += 1
-            return self._progress_or_give_up(self.kit.identify(self.task, self.rng))
-        if proposal:
-            self.stats.declines += 1
-            mentioned = set(_ID_LIKE.findall(message))
-            expected = {str(v) for v in need.args.values() if isinstance(v, str)}
-            lead = ("No, that's not the right order. " if mentioned - expected
-                    else "No, that's not quite what I want. ")
-            return self._progress_or_give_up(lead + self.kit.request(self.task, need, self.rng))
-        return self._progress_or_give_up(self.kit.request(self.task, need, self.rng))
+        self.stats.declines += 1
+        if verdict is Verdict.VAGUE:
+            return self._progress_or_give_up(
+                "Please be specific about exactly what you will do. " + self._restatement(need))
+        return self._progress_or_give_up("No, that's not what I want. " + self._restatement(need))
+
+    def _identify(self, asked: set[str]) -> str:
+        """The answer to an identity request: what was asked, when the user knows it."""
+        fields = self.task.identity.fields
+        known = {_FIELD_ASK[k] for k in fields if k in _FIELD_ASK}
+        if "any" in asked or not (asked & known) or known <= asked:
+            return self.kit.identify(self.task, self.rng)
+        parts = []
+        for ask in sorted(asked & known):
+            if ask == "name":
+                parts.append(f"my name is {fields.get('first_name', '')} "
+                             f"{fields.get('last_name', '')}".rstrip())
+            else:
+                key = next(k for k in fields if _FIELD_ASK.get(k) == ask)
+                parts.append(f"my {_FIELD_LABEL[ask]} is {fields[key]}")
+        text = " and ".join(parts)
+        return f"Sure, {text}."
 
     def _progress_or_give_up(self, text: str) -> str:
         self._stalled += 1
@@ -183,3 +298,14 @@ class ScriptedUser:
 
     def _pick(self, options: Sequence[str]) -> str:
         return options[int(self.rng.integers(len(options)))]
+
+
+def intent_of(need: Constraint):
+    """The need's declared intent, or one made from its ``confirm_terms``; ``None`` for a
+    need nothing can be proposed for (information and refusal needs)."""
+    declared = getattr(need, "intent", None)
+    if declared is not None:
+        return declared
+    if need.is_information or not need.confirm_terms:
+        return None
+    return Intent.from_terms(need.confirm_terms)

@@ -6,12 +6,19 @@ on the final database, counts redundant writes and computes the terminal score:
 
     fraction  = satisfied constraints / constraints
     penalty   = max(0, 1 - 0.25 * (redundant writes + violations))
-    score     = fraction * penalty        if the episode ended by the user or a transfer
-              = 0                         otherwise (error limit, truncation), as in tau2
+    score     = fraction * penalty
     success   = score == 1.0
 
 so the score is 1.0 only when every constraint holds, no write was redundant and no rule
 was broken.
+
+The state is judged as it stands, whatever ended the episode (``ended``: the user
+stopped, a transfer, the error limit, or a truncation by ``max_turns`` or Gymnasium's
+``TimeLimit``). The ending is recorded but does not gate the score (tau2 scores 0 unless
+the user or a transfer ended the conversation): a turn limit is the trainer's budget,
+not a verdict on the work, and an unfinished task already fails its unmet constraints
+(an answer never given, a write never made), so cutting an episode never turns a failure
+into a success, and finishing the task just before the cut is not thrown away.
 """
 
 from __future__ import annotations
@@ -34,8 +41,8 @@ VIOLATIONS = {
     "call_and_message_together": "a tool call and a message to the user in one agent message",
 }
 
-#: How episodes end. Only the first two count, as in tau2.
-ENDED_OK = ("user_stop", "transfer")
+#: How episodes end (recorded in ``Verification.ended``; none of them gates the score).
+ENDINGS = ("user_stop", "transfer", "error_limit", "truncated")
 
 
 def authenticated_user(content: str) -> str:
@@ -144,7 +151,7 @@ def verify(task: Task, kit: TaskKit, db: sqlite3.Connection, agent_messages: Seq
     redundant = count_redundant(task, monitor.writes)
     n_violations = sum(monitor.violations.values())
     penalty = max(0.0, 1.0 - 0.25 * (redundant + n_violations))
-    score = fraction * penalty if ended in ENDED_OK else 0.0
+    score = fraction * penalty
     return Verification(
         score=score, success=score == 1.0, constraints=results, redundant_writes=redundant,
         violations=n_violations, violation_counts=dict(sorted(monitor.violations.items())),

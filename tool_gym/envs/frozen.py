@@ -6,14 +6,14 @@ that results on ``-v0`` stay comparable.
 """
 
 TEST_SET_DIGESTS = {
-    "ToolRetail-v0": "e6315d6c1e31d65b10c024d7d93b6e70f2f55ddd0369f96ade6ba7c0989be28d",
-    "ToolAirline-v0": "7592558d14b4c8c7ebcafe56a73624fddebf514b690c4e480517cfbacd03d6b4",
-    "ToolBanking-v0": "e840b734f9f634995c3152239a685ffb39210b56d159233a124406fedce83b72",
-    "ToolCalendar-v0": "645284174963ef8aba5acfc854dfc6bd6f8cb51fb0e1a180bc5fe780522368fe",
-    "ToolCrm-v0": "df966ae6078bafc8feac5e68eb89224f7f66e14efba176f837b52532de8bcad8",
-    "ToolEmail-v0": "7af6c9b28fb07ed0b3979ab8576b3caa43af0db69770f660f7f30468c8d12713",
-    "ToolFilesystem-v0": "4a7431ea3156142c5f21ef89cd43d882a5be59a759299dadaad45ac25595c458",
-    "ToolFoodDelivery-v0": "45798bdad7a738a244c750c647feef18e65c63ed91b31f48e50532acfbcd2067",
-    "ToolIssueTracker-v0": "ab75ce3c0b490b784e2c9711cb118e4d5c3cbc707e3862d32e39d3631ee42ad6",
-    "ToolTeamChat-v0": "a9a3ae40faaa34c0d975e60310031647fb08fc6124133cf88b6d74c8bd745967",
+    "ToolRetail-v0": "28aadf24b39968a2cdd966ca208e8cf1a4925cdaa32bf39a37d2c20868e1d8fe",
+    "ToolAirline-v0": "e2358e0444959c215b34d8dad8b4be9dffaafaa5a753163aa646609b69886e7d",
+    "ToolBanking-v0": "bc5dd3e13f9ba2d4f33b1c91eb3c258c606aa204ae1ab04e19a293ee7c3a5c87",
+    "ToolCalendar-v0": "194bbca4e267352b45d3b2c1c142e91d992dfd26ab902a93f793bc70f4c7caee",
+    "ToolCrm-v0": "4b0839afd07e214f32f78d4ec1ec0b6eaee9c58bf32cc60f163374fd89f8bfce",
+    "ToolEmail-v0": "a230d61c4de8e5289e777ae46a101c2aeb95e0a6b311cf089a3a0bd3feb01b44",
+    "ToolFilesystem-v0": "bb7ea2dd01b21523450977a4a5f2b8f3c15e7f18bdcc46036ac48338b0ca79f6",
+    "ToolFoodDelivery-v0": "b79548508d4e11a55ce7dd0076e83a51bad237f33f1881a311b8229b0a7b171f",
+    "ToolIssueTracker-v0": "2f39a37e84f84845dd9d6d67bf058e80a139c769d28f6b28de559645bff2b831",
+    "ToolTeamChat-v0": "76004510e3d44c418232374aaa31bac5343405869e537604d0cedff7eff913fc",
 }

@@ -11,8 +11,10 @@ from typing import Any, Sequence
 import gymnasium as gym
 import numpy as np
 
+from ..core import prove
 from ..core.actions import ToolCall, parse_action
 from ..core.ast_match import check, checker_mode, components, schema_validity
+from ..core.rewards import RewardConfig
 from ..synth.formats import CATEGORIES, NO_CALL_REPLY, FunctionTask, read_jsonl
 from .spaces import LLMText, ToolActionSpace
 from .tool_env import _shorten
@@ -21,10 +23,6 @@ from .tool_env import _shorten
 TEST_SET_SIZE = 200
 #: Added to ``synth_seed`` for the test split's own stream of samples.
 TEST_SEED_OFFSET = 1_000_003
-
-#: Weights of the graded reward ``reward="prove"`` (they sum to 1).
-PROVE_WEIGHTS = {"validity": 0.1, "coverage": 0.3, "efficiency": 0.1, "tool_name": 0.2,
-                 "arguments": 0.3}
 
 _NO_CALLS = (NO_CALL_REPLY, "None of these functions can help with that request.",
              "I'm sorry, I cannot do that with the functions I have.")
@@ -152,12 +150,18 @@ class FunctionCallEnv(gym.Env):
 
     ## Rewards
 
-    ``reward="binary"`` (default): 1.0 exactly when the calls match, else 0.0.
-    ``reward="prove"``: the weighted sum of PROVE-style components (validity, coverage,
-    efficiency, tool name, argument values; ``PROVE_WEIGHTS``), which is 1.0 exactly when
-    the calls match; a dict gives other weights. The components are always in
-    ``info["verification"]["components"]``; for functions that run on a domain's database,
-    validity comes from running the calls on a fresh sandbox.
+    The one step's reward is ``tool_gym.core.rewards``' terminal reward
+    ``terminal_weight x (correct + partial x q)``: ``reward="binary"`` (default) pays 1.0
+    exactly when the calls match, else 0.0; ``reward="prove"`` adds ``0.5 x q`` with ``q``
+    the normalized PROVE total (``tool_gym.core.prove``, the same definition and
+    ``ProveRewardConfig`` as ``ToolEnv``'s) of the calls against the reference calls, so a
+    correct answer earns 1.0 to 1.5 and a wrong one 0.0 to 0.5: a wrong answer never
+    earns as much as a correct one. A dict gives other PROVE weights (fields of
+    ``ProveRewardConfig``); a ``RewardConfig`` with ``terminal`` ``"success"`` or
+    ``"prove"`` sets everything. The PROVE components are then in
+    ``info["verification"]["prove"]``; BFCL-style partial scores are always in
+    ``info["verification"]["components"]``. For functions that run on a domain's
+    database, validity comes from running the calls on a fresh sandbox.
 
     ## Starting State
 
@@ -171,8 +175,20 @@ class FunctionCallEnv(gym.Env):
     ## Episode End
 
     Every episode ends after its one step (terminated). ``info["verification"]`` then
-    holds ``correct`` (also as ``success``), ``score`` (the reward), ``errors``,
-    ``error_type``, ``components``, the parsed ``calls`` and the ``reference`` answer.
+    holds ``correct`` (also as ``success``), ``score`` (the graded quality in [0, 1]: 1
+    when correct, else the normalized PROVE score under ``reward="prove"``, capped at
+    0.99; 0 under ``"binary"``), ``errors``, ``error_type``, ``components``, the parsed
+    ``calls`` and the ``reference`` answer.
+
+    ## Info
+
+    ``reset`` returns exactly ``info["tools"]`` (the candidate functions),
+    ``info["task_id"]``, ``info["category"]``, ``info["source"]`` and, for a task with an
+    earlier conversation, ``info["messages"]`` (its turns, which the agent sees). The step
+    (always final) returns ``info["task_id"]``, ``info["category"]``, ``info["source"]``,
+    ``info["turn"]``, ``info["tool_calls"]``, ``info["errors"]`` and
+    ``info["verification"]``. The reference answer is in nothing but the final
+    ``info["verification"]``.
 
     ## Arguments
 
@@ -181,7 +197,8 @@ class FunctionCallEnv(gym.Env):
     - ``source``: ``"synth"`` (default), ``"bfcl:<categories>"`` (comma-separated BFCL
       categories, or ``all``), a path to a JSONL file (or a folder with ``samples.jsonl``)
       written by ``python -m tool_gym.synth.staged``, or a list of ``FunctionTask``.
-    - ``reward``: ``"binary"``, ``"prove"`` or a dict of component weights.
+    - ``reward``: ``"binary"``, ``"prove"``, a dict of PROVE weights or a
+      ``RewardConfig``.
     - ``split``: ``"train"`` (draws from 2**31 synthesized tasks, or ``n_tasks``) or
       ``"test"`` (draws among the 200 test tasks).
     - ``synth_seed``, ``n_tasks``, ``feedback``, ``noise``, ``domains``, ``db_seed``:
@@ -203,7 +220,7 @@ class FunctionCallEnv(gym.Env):
         self,
         category: str = "all",
         source: str | Sequence[FunctionTask] = "synth",
-        reward: str | dict = "binary",
+        reward: str | dict | RewardConfig = "binary",
         split: str = "train",
         synth_seed: int = 0,
         n_tasks: int | None = None,
@@ -222,17 +239,7 @@ class FunctionCallEnv(gym.Env):
             raise ValueError(f"category must be 'all' or one of {', '.join(CATEGORIES)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        if isinstance(reward, dict):
-            unknown = set(reward) - set(PROVE_WEIGHTS)
-            if unknown:
-                raise ValueError(f"unknown reward components: {sorted(unknown)}")
-            self.weights = {k: float(reward.get(k, 0.0)) for k in PROVE_WEIGHTS}
-        elif reward == "prove":
-            self.weights = dict(PROVE_WEIGHTS)
-        elif reward == "binary":
-            self.weights = None
-        else:
-            raise ValueError("reward must be 'binary', 'prove' or a dict of component weights")
+        self.reward_config = self._reward_config(reward)
         self.category = category
         self.split = split
         self.kit = AnswerKit()
@@ -278,6 +285,24 @@ class FunctionCallEnv(gym.Env):
         self._boxes: dict[str, Any] = {}
         self.task: FunctionTask | None = None
         self._done = False
+
+    @staticmethod
+    def _reward_config(reward: Any) -> RewardConfig:
+        """``"binary"``, ``"prove"``, a dict of PROVE weights or a ``RewardConfig``."""
+        if isinstance(reward, dict):
+            return RewardConfig(validity_weight=0.0, terminal="prove", shaping_cap=0.0,
+                                prove=prove.ProveRewardConfig.from_dict(reward))
+        if isinstance(reward, RewardConfig):
+            config = reward
+        elif isinstance(reward, str) and reward in ("binary", "prove"):
+            config = RewardConfig.named(reward)
+        else:
+            raise ValueError("reward must be 'binary', 'prove', a dict of PROVE weights "
+                             "(ProveRewardConfig fields) or a RewardConfig")
+        if config.terminal not in ("success", "prove"):
+            raise ValueError("FunctionCallEnv's RewardConfig needs terminal 'success' or "
+                             "'prove'")
+        return config
 
     # ------------------------------------------------------------------ tasks
     @staticmethod
@@ -469,21 +494,29 @@ class FunctionCallEnv(gym.Env):
                            "content": o} for (n, a), v, o in zip(calls, validities, outputs)]
         if parsed.error and mode != "irrelevance":
             parts = {k: 0.0 for k in parts}
-        if self.weights is None:
-            reward = 1.0 if verdict_ok else 0.0
-        else:  # graded, and 1.0 only for a match (weights summing to 1)
-            reward = float(sum(self.weights[k] * parts[k] for k in self.weights))
-            total = sum(self.weights.values())
-            reward = total if verdict_ok else min(reward, 0.99 * total)
+        scored = None
+        if self.reward_config.terminal == "prove":
+            truth = self.ground_truth()
+            if self.underscore_names:  # the names as the agent was shown them
+                truth = [prove.GroundTruthCall(g.name.replace(".", "_"), g.arguments, g.after)
+                         for g in truth]
+            scored = prove.score(self.calls, truth, self.reward_config.prove)
+        reward = self.reward_config.final(bool(verdict_ok), 0.0,
+                                          scored.normalized if scored else None)
+        # the graded quality in [0, 1] (1 only when correct), as ToolEnv's score
+        quality = 1.0 if verdict_ok else \
+            (min(0.99, max(0.0, float(scored.normalized))) if scored else 0.0)
         self._done = True
         self._answer = action if isinstance(action, str) else _shorten(action)
         verification = {
-            "correct": bool(verdict_ok), "success": bool(verdict_ok), "score": float(reward),
+            "correct": bool(verdict_ok), "success": bool(verdict_ok), "score": quality,
             "ended": "answered", "errors": list(errors), "error_type": error_type,
             "components": {k: float(v) for k, v in parts.items()},
             "calls": [{"name": n, "arguments": a} for n, a in calls],
             "reference": [dict(c) for c in task.calls],
         }
+        if scored is not None:
+            verification["prove"] = scored.to_dict()
         if any(outputs):
             verification["outputs"] = outputs
         self._verdict = verification

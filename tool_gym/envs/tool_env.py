@@ -12,13 +12,16 @@ import numpy as np
 from ..core import prove
 from ..core.actions import ParsedAction, ToolCall, parse_action
 from ..core.domain import get_domain
+from ..core.grounding import EpisodeLog
 from ..core.rewards import RewardConfig
 from ..core.sandbox import Sandbox, template
+from ..core.shaping import Shaping
 from ..core.tasks import SamplerConfig, Task
 from ..core.tools import Category, Tool, ToolResult, validate_arguments
 from ..core.users import ScriptedUser, has_stop_marker, is_confirmation
 from ..core.verify import PolicyMonitor, verify
 from .spaces import LLMText, ToolActionSpace, sample_values
+from .time_limit import wrapper_step_limit
 
 #: Size of the frozen test set of every domain (tied to the env version).
 TEST_SET_SIZE = 200
@@ -67,12 +70,22 @@ class ToolEnv(gym.Env):
 
     ## Rewards
 
-    A tool-call step earns ``validity_weight x validity``, where validity is 0, 1/3, 2/3
-    or 1 for: the tool exists, its arguments are valid, it ran without error (averaged
-    over the calls of the step). The final step adds ``terminal_weight x score``, the
-    verification score of ``tool_gym.core.verify`` (1.0 only when every constraint holds
-    with no redundant write and no policy violation), or the binary success. See
-    ``RewardConfig``.
+    ``return = shaping + terminal`` (``tool_gym.core.rewards``). Shaping: a tool-call
+    step earns ``validity_weight x validity`` (validity 0, 1/3, 2/3 or 1 for: the tool
+    exists, its arguments are valid, it ran without error; averaged over the calls of the
+    step), but each call is credited once: a repeated call, a read whose result was seen
+    before, a successful write that changed nothing and a failed write tried before earn
+    0; an unparseable action adds ``error_penalty``; the episode's running shaping sum is
+    clipped to ``[-shaping_cap, shaping_cap]`` and each step is paid its change
+    (``tool_gym.core.shaping``). The final step adds ``terminal_weight x (success +
+    partial x q)``, where success is the verification's (``tool_gym.core.verify``: every
+    constraint holds, no redundant write, no policy violation) and ``q`` in [0, 1] is the
+    verification score (``cove``, ``sparse``), PROVE's normalized total (``prove``) or 0
+    (``binary``). Every accepted ``RewardConfig`` keeps ``shaping_cap < terminal_weight x
+    (1 - partial) / 2``, so any failing episode returns less than any successful one
+    (default ``cove``: at most 0.7 against at least 0.8). ``info["validity"]`` is the
+    step's uncredited validity; ``info["verification"]["reward"]`` has the episode's
+    ``shaping``, ``terminal`` and ``quality``.
 
     ## Starting State
 
@@ -86,8 +99,24 @@ class ToolEnv(gym.Env):
     Terminated when the user ends the conversation (needs met, or gave up after too
     many turns without progress), when the agent calls the domain's transfer tool, or
     when the agent has made ``max_errors`` errors (unparseable actions or failed calls).
-    Truncated after ``max_turns`` agent actions (and by Gymnasium's ``TimeLimit`` through
-    ``max_episode_steps``). ``info["verification"]`` is present on the final step.
+    Truncated after ``max_turns`` agent actions, or earlier at the step where a Gymnasium
+    ``TimeLimit`` around the env (``gym.make(..., max_episode_steps=N)``, the registered
+    default, or one applied by hand) cuts it: the env finds that limit at ``reset``
+    (``tool_gym.envs.time_limit``) and ends the episode itself on that step. Every final
+    step, truncated ones included, carries ``info["verification"]`` (the state as it
+    stands) and the terminal reward.
+
+    ## Info
+
+    ``reset`` and every ``step`` return exactly these keys: ``info["tools"]`` (the tool
+    schemas the agent may call), ``info["policy"]`` (the domain's policy text),
+    ``info["task_id"]``, ``info["turn"]``, ``info["validity"]`` (the step's graded validity;
+    ``None`` on reset and for a message), ``info["errors"]`` and ``info["tool_calls"]``
+    (counts so far). Only the final step adds ``info["verification"]`` (the verification of
+    the hidden constraints and the reward's parts) and, with a user that reports,
+    ``info["user_report"]``. Before the final step nothing in ``info`` names the hidden task
+    (its ids, values or answers); a policy gets no other channel to it
+    (``agents.privileged``).
 
     ## Arguments
 
@@ -100,10 +129,11 @@ class ToolEnv(gym.Env):
       ``report()`` method (the LLM user's guardrail counts) adds it to the final
       ``info["user_report"]``.
     - ``reward``: ``"cove"``, ``"sparse"``, ``"binary"``, ``"prove"``, a dict or a
-      ``RewardConfig``. With ``"prove"`` the terminal reward is PROVE's composite
-      (``tool_gym.core.prove``) of the episode's calls against the task's ground-truth
-      calls, whose components are in ``info["verification"]["prove"]`` next to the CoVe
-      verification.
+      ``RewardConfig`` (a config that could let a failure out-earn a success is refused
+      with a ``ValueError``). With ``"prove"`` the quality ``q`` is PROVE's normalized
+      composite (``tool_gym.core.prove``) of the episode's calls against the task's
+      ground-truth calls, whose components are in ``info["verification"]["prove"]`` next
+      to the CoVe verification.
     - ``task_source``: ``"constraints"`` (the domain's hidden-intent tasks, CoVe) or
       ``"chains"`` (PROVE's multi-step chains along the tool dependency graph,
       ``tool_gym.synth.chains``; ``chain_config`` holds ``ChainConfig`` fields). A chain
@@ -246,11 +276,16 @@ class ToolEnv(gym.Env):
         self.turn = 0
         self.errors = 0
         self.tool_calls = 0
-        self.agent_messages: list[str] = []
+        self.shaping = Shaping(self.reward_config.shaping_cap)
+        wrapped = wrapper_step_limit(self)
+        self.turn_limit = self.max_turns if wrapped is None else min(self.max_turns, wrapped)
+        self.agent_messages: list[str] = []  # AgentMessage: grounded in self.log
+        self.log = EpisodeLog()  # what the agent had seen (tool_gym.core.grounding)
         self.transcript: list[tuple[str, str]] = []
         self._pending_writes: list[tuple[str, str, str | None]] = []
         self._done = False
         opening = self.user.opening()
+        self.log.record_user(opening)
         self.monitor.on_user_message(opening, False)
         self.transcript.append(("user", opening))
         return opening, self._info(validity=None)
@@ -310,16 +345,22 @@ class ToolEnv(gym.Env):
         return truth
 
     def _info(self, validity: float | None, **extra) -> dict:
+        """The documented info keys (class docstring, "Info"); ``extra`` only on the final
+        step (``verification``, ``user_report``)."""
         info = dict(self._base_info)
         info.update(task_id=self.task.id, turn=self.turn, validity=validity,
                     errors=self.errors, tool_calls=self.tool_calls)
         info.update(extra)
         return info
 
-    def _run_call(self, call: ToolCall) -> tuple[str, float]:
+    def _run_call(self, call: ToolCall) -> tuple[str, float, float]:
+        """Run one call: its result text, its graded validity and the validity credited
+        to the step's shaping (``tool_gym.core.shaping``)."""
         box = self.sandbox
         forbidden = self._policy_violations(call)
+        changes = box.db.total_changes
         result = self._call(call)
+        changed = box.db.total_changes > changes
         self.tool_calls += 1
         self.calls.append({"name": call.name, "arguments": call.arguments,
                            "stage": result.stage, "ok": result.ok, "content": result.content})
@@ -331,13 +372,19 @@ class ToolEnv(gym.Env):
             target = call.arguments.get(first) if first else None
             owner = self.kit.owner(box.db, call.name, call.arguments)
         self.monitor.on_call(call.name, is_write, result.ok, result.content, target, owner)
+        self.log.record_call(call.name, call.arguments, result.ok, result.content, is_write,
+                             target, self.monitor.authenticated)
         if is_write and result.ok:
             self._pending_writes.append((call.name, target, owner))
             for kind in forbidden:
                 self.monitor.violations[kind] += 1
         if not result.ok:
             self.errors += 1
-        return result.content, result.validity
+        credited = self.shaping.credit(
+            call.name, call.arguments, result.validity,
+            tool is not None and tool.category is Category.WRITE, result.ok, changed,
+            result.content)
+        return result.content, result.validity, credited
 
     def _policy_violations(self, call: ToolCall) -> list[str]:
         """Domain rules the write would break, judged on the state before it runs."""
@@ -367,38 +414,43 @@ class ToolEnv(gym.Env):
             self.errors += 1
             observation = f"Error: {parsed.error}"
             validity = 0.0
-            reward = self.reward_config.error_penalty
+            reward = self.shaping.add(self.reward_config.error_penalty)
             self.transcript.append(("agent", _shorten(action)))
         elif parsed.calls:
             self.monitor.on_agent_action(len(parsed.calls), bool(parsed.message))
-            outputs, validities = [], []
+            # written before the calls ran: grounded in what the agent had seen then
+            side_message = self.log.agent_message(parsed.message) if parsed.message else None
+            outputs, validities, credited = [], [], []
             for call in parsed.calls:
                 self.transcript.append(("call", f"{call.name}({_shorten(call.arguments)})"))
-                content, v = self._run_call(call)
+                content, v, c = self._run_call(call)
                 outputs.append(content)
                 validities.append(v)
+                credited.append(c)
                 self.transcript.append(("tool", content))
                 if call.name == self.domain.transfer_tool and v == 1.0:
                     ended = "transfer"
-            if parsed.message:
-                self.agent_messages.append(parsed.message)
+            if side_message is not None:
+                self.agent_messages.append(side_message)
             observation = "\n".join(outputs)
             validity = sum(validities) / len(validities)
-            reward = self.reward_config.step(validities)
+            reward = self.shaping.add(
+                self.reward_config.validity_weight * sum(credited) / len(credited))
         else:
-            message = parsed.message or ""
+            message = self.log.agent_message(parsed.message or "")
             self.agent_messages.append(message)
             self.transcript.append(("agent", message))
             reply = self.user.respond(message, tuple(self._pending_writes))
             self._pending_writes.clear()
             self.monitor.on_user_message(reply, is_confirmation(reply))
+            self.log.record_user(reply)
             self.transcript.append(("user", reply))
             observation = reply
             if has_stop_marker(reply) or self.user.done:
                 ended = "user_stop"
         if ended is None and self.errors >= self.max_errors:
             ended = "error_limit"
-        truncated = ended is None and self.turn >= self.max_turns
+        truncated = ended is None and self.turn >= self.turn_limit
         if truncated:
             ended = "truncated"
         terminated = ended is not None and not truncated
@@ -412,9 +464,12 @@ class ToolEnv(gym.Env):
             if self.reward_config.terminal == "prove":
                 scored = prove.score(self.calls, self.ground_truth(), self.reward_config.prove)
                 info_extra["verification"]["prove"] = scored.to_dict()
-                proven = scored.normalized if self.reward_config.prove.normalize \
-                    else scored.total
-            reward += self.reward_config.final(result.score, result.success, proven)
+                proven = scored.normalized
+            terminal = self.reward_config.final(result.success, result.score, proven)
+            info_extra["verification"]["reward"] = {
+                "shaping": self.shaping.total, "terminal": terminal,
+                "quality": self.reward_config.quality(result.score, proven)}
+            reward += terminal
             if callable(getattr(self.user, "report", None)):
                 info_extra["user_report"] = self.user.report()
         max_len = self.observation_space.max_length

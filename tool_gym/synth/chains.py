@@ -97,6 +97,8 @@ from ..core.depgraph import (EntityRef, build_graph, call_dependencies, extract_
                              parse_result)
 from ..core.domain import DOMAINS, get_domain
 from ..core.prove import GroundTruthCall
+from ..core.grounding import (MAX_MESSAGE_CHARS, AgentMessage, grounded_answer,
+                              states_refusal)
 from ..core.taskkit import mentions_answer
 from ..core.tasks import Constraint, Expectation, PlanStep, SamplerConfig, Task
 from ..core.tools import Category, Tool, Toolbox
@@ -1156,9 +1158,11 @@ class ChainTaskKit:
         if constraint.type != "chain":
             return self.base.check(db, task, constraint, agent_messages)
         if constraint.args.get("unanswerable"):
-            return any(isinstance(m, str) and REFUSAL.search(m) for m in agent_messages)
-        if constraint.answer is not None and not mentions_answer(constraint.answer,
-                                                                 agent_messages):
+            # nothing to read or write: an agent message (never the user's text) saying so
+            return any(isinstance(m, AgentMessage) and (states_refusal(m) or REFUSAL.search(
+                m[:MAX_MESSAGE_CHARS])) for m in agent_messages)
+        if constraint.answer is not None and not grounded_answer(agent_messages,
+                                                                 constraint.answer):
             return False
         return all(e.holds(db) for e in constraint.expect)
 

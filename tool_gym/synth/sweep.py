@@ -61,8 +61,7 @@ def parse_setting(text: str) -> tuple[str, ProveRewardConfig]:
         key, eq, value = item.partition("=")
         if not eq:
             raise ValueError(f"setting {name!r}: {item!r} is not field=value")
-        values[key.strip()] = (value.strip().lower() in ("1", "true", "yes")
-                               if key.strip() == "normalize" else float(value))
+        values[key.strip()] = float(value)
     return name, ProveRewardConfig.from_dict({**ProveRewardConfig().to_dict(), **values})
 
 
@@ -170,8 +169,8 @@ def print_report(report: dict, file=None) -> None:
     for name in settings:
         cfg = report["settings"][name]
         print(f"\n== {name}: alpha={cfg['alpha']} beta={cfg['beta']} weights "
-              f"{cfg['validity']}/{cfg['coverage']}/{cfg['tool_name']}/{cfg['arguments']}/"
-              f"{cfg['abstention']}", file=file)
+              f"V {cfg['validity']} C {cfg['coverage']} E {cfg['efficiency']} "
+              f"N {cfg['tool_name']} A {cfg['arguments']}", file=file)
         print(f"{'rank':>4}  {'policy':<24}{'n':>5}{'total':>8}{'norm':>7}"
               + "".join(f"{c[:6]:>8}" for c in COMPONENTS), file=file)
         ranking = report["rankings"][name]

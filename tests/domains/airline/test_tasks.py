@@ -15,6 +15,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from tool_gym.core.grounding import EpisodeLog, record_call
+from tool_gym.core.grounding import replay as replay_steps
 from tool_gym.core.sandbox import Sandbox, Template, template
 from tool_gym.core.tasks import Constraint, SamplerConfig, Task
 from tool_gym.core.users import STOP, ScriptedUser
@@ -81,18 +83,27 @@ def plan_messages(task: Task) -> list[str]:
 
 def replay(box: Sandbox, task: Task, check_policy: bool = True) -> list[str]:
     """Play the plan's calls (each must succeed, writes must break no policy rule); the
-    plan's messages."""
-    messages = []
+    plan's messages, grounded in the reads before each (``tool_gym.core.grounding``)."""
+    messages, log, auth = [], EpisodeLog(), None
     for step in TASKS.plan(task):
         if step.call is None:
-            messages.append(step.say)
+            messages.append(log.agent_message(step.say))
             continue
         if check_policy and step.call.name in WRITE_TOOLS:
             found = TASKS.policy_violations(box.db, step.call.name, step.call.arguments)
             assert found == [], (task.id, step.call, found)
         result = box.call(step.call.name, step.call.arguments)
         assert result.ok, (task.id, step.call, result.content)
+        auth = record_call(log, box, step.call.name, step.call.arguments, result,
+                           TASKS.auth_tools, auth)
     return messages
+
+
+def replay_reads(box: Sandbox, task: Task) -> list[str]:
+    """The plan without its writes: its reads run, its messages grounded in them."""
+    return replay_steps(box, [s for s in TASKS.plan(task)
+                              if s.call is None or s.call.name not in WRITE_TOOLS],
+                        TASKS.auth_tools)
 
 
 def write_of(c: Constraint):
@@ -289,17 +300,15 @@ def test_split_is_a_stable_partition(db, tasks):
 # --------------------------------------------------------------------------- feasibility
 
 def test_plans_replay_and_satisfy_every_constraint(tpl, tasks):
-    """On the untouched database every write need fails and every refusal holds (with the
-    plan's messages); after the plan every need holds and the database is consistent."""
+    """On the untouched database every need fails with the plan's bare messages (a refusal
+    or an answer counts only after the reads); after the plan every need holds and the
+    database is consistent."""
     for task in tasks[:400]:
-        messages = plan_messages(task)
         with Sandbox(tpl) as box:
             for c in task.constraints:
-                if c.writes:
-                    assert not TASKS.check(box.db, task, c, messages), (task.id, c)
-                if c.type in REFUSALS:
-                    assert TASKS.check(box.db, task, c, messages), (task.id, c)
-            assert replay(box, task) == messages
+                assert not TASKS.check(box.db, task, c, plan_messages(task)), (task.id, c)
+            messages = replay(box, task)
+            assert messages == plan_messages(task)
             for c in task.constraints:
                 assert TASKS.check(box.db, task, c, messages), (task.id, c)
             assert box.check_integrity() == []
@@ -339,7 +348,7 @@ def test_needs_can_be_met_in_any_order(tpl, tasks):
                     tool, arguments = write_of(c)
                     result = box.call(tool, arguments)
                     assert result.ok, (task.id, c, result.content)
-            messages = plan_messages(task)
+            messages = replay_reads(box, task)
             assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
             tried += 1
     assert tried > 100
@@ -353,7 +362,8 @@ def test_information_needs_require_the_answer(tpl, tasks):
             with Sandbox(tpl) as box:
                 assert not TASKS.check(box.db, task, c, ["I can't tell.", "Reservation ABC123.",
                                                          "Sorry, I cannot help with that."])
-                assert TASKS.check(box.db, task, c, plan_messages(task))
+                assert not TASKS.check(box.db, task, c, plan_messages(task))  # not grounded
+                assert TASKS.check(box.db, task, c, replay(box, task))
 
 
 def test_wrong_writes_do_not_satisfy(tpl, tasks):
@@ -402,17 +412,20 @@ def test_oracle_plan_satisfies_the_scripted_user(tpl, tasks):
             user.opening()
             writes = []
             reply = ""
+            log, auth = EpisodeLog(), None  # what the agent has read (grounds its messages)
             for step in TASKS.plan(task):
                 if step.call is not None:
                     result = box.call(step.call.name, step.call.arguments)
                     assert result.ok
+                    auth = record_call(log, box, step.call.name, step.call.arguments, result,
+                                       TASKS.auth_tools, auth)
                     if step.call.name in WRITE_TOOLS:
                         args = step.call.arguments
                         target = args.get("reservation_id", args.get("user_id"))
                         writes.append((step.call.name, target,
                                        TASKS.owner(box.db, step.call.name, args)))
                     continue
-                reply = user.respond(step.say, writes)
+                reply = user.respond(log.agent_message(step.say), writes)
                 writes = []
                 if step.say is TASKS.plan(task)[0].say:
                     assert task.user_id in reply  # the identity question is answered
@@ -591,16 +604,29 @@ def test_cabin_and_refusal_wording(tpl, tasks):
                  if c.type == "info_reservation_details" and c.answer == "economy")
     task = next(t for t in tasks if cabin in t.constraints)
     with Sandbox(tpl) as box:
-        assert TASKS.check(box.db, task, cabin, ["It is in economy class."])
-        assert not TASKS.check(box.db, task, cabin, ["It is in basic economy."])
-        assert not TASKS.check(box.db, task, cabin, ["It is in basic_economy."])
-        refusal = next(c for t in tasks for c in t.constraints
-                       if c.type == "refuse_ineligible_cancellation")
-        task = next(t for t in tasks if refusal in t.constraints)
-        for text in ("This reservation is not eligible for cancellation.",
-                     "I'm afraid it can't be cancelled.", "I cannot cancel it."):
-            assert TASKS.check(box.db, task, refusal, [text])
-        assert not TASKS.check(box.db, task, refusal, ["Sure, let me look."])
+        log = replay_reads(box, task)[-1].log  # the reads that ground the answers
+
+        def said(text):
+            return [log.agent_message(text)]
+
+        assert TASKS.check(box.db, task, cabin, said("It is in economy class."))
+        assert not TASKS.check(box.db, task, cabin, said("It is in basic economy."))
+        assert not TASKS.check(box.db, task, cabin, said("It is in basic_economy."))
+        assert not TASKS.check(box.db, task, cabin, ["It is in economy class."])  # no reads
+    refusal = next(c for t in tasks for c in t.constraints
+                   if c.type == "refuse_ineligible_cancellation")
+    task = next(t for t in tasks if refusal in t.constraints)
+    with Sandbox(tpl) as box:
+        log = replay_reads(box, task)[-1].log
+        for text in ("This reservation is not eligible for cancellation: it has no insurance.",
+                     "I'm afraid it can't be cancelled; it was booked over 24 hours ago.",
+                     "I cannot cancel it: it isn't business class.",
+                     "Unfortunately we're unable to cancel this booking (24-hour rule)."):
+            assert TASKS.check(box.db, task, refusal, [log.agent_message(text)]), text
+            assert not TASKS.check(box.db, task, refusal, [text])  # no reads: not earned
+        for text in ("I'm afraid it can't be cancelled.", "I cannot cancel it."):  # no reason
+            assert not TASKS.check(box.db, task, refusal, [log.agent_message(text)]), text
+        assert not TASKS.check(box.db, task, refusal, [log.agent_message("Sure, let me look.")])
 
 
 # --------------------------------------------------------------------------- policy rules

@@ -12,6 +12,7 @@ from gymnasium.utils.env_checker import check_env
 
 from agents import OraclePolicy, RandomPolicy
 from agents.rollout import run_episode
+from tool_gym.core.grounding import replay
 from tool_gym.core.sandbox import Sandbox
 from tool_gym.core.tasks import SamplerConfig, Task
 from tool_gym.core.users import _IDENTITY, _PROPOSAL, mentions_all
@@ -149,9 +150,12 @@ def test_expectations_fail_before_the_write(env, tasks):
         for c in task.constraints:
             if c.answer is None:
                 assert not TASKS.check(db, task, c, [])
-            else:  # refusals hold only once the answer is given
+            else:  # answers and refusals hold only once said, after the reads
                 assert not TASKS.check(db, task, c, ["Hello."])
-                assert TASKS.check(db, task, c, [c.solution[-1].say])
+                assert not TASKS.check(db, task, c, [c.solution[-1].say])  # ungrounded
+                with Sandbox(env.template) as box:
+                    messages = replay(box, TASKS.plan(task), TASKS.auth_tools)
+                    assert TASKS.check(box.db, task, c, messages), (task.id, c.type)
 
 
 def test_policy_flags_changes_to_past_meetings(sb):

@@ -13,6 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from tool_gym.core.grounding import EpisodeLog, record_call, replay
 from tool_gym.core.sandbox import Sandbox, Template, build_database, template
 from tool_gym.core.tasks import Constraint, SamplerConfig, Task
 from tool_gym.domains.retail import DOMAIN
@@ -82,6 +83,18 @@ def plan_calls(task: Task):
 
 def plan_messages(task: Task) -> list[str]:
     return [s.say for s in TASKS.plan(task) if s.say is not None]
+
+
+def play(box: Sandbox, task: Task, writes: bool = True) -> list[str]:
+    """Play the plan (without its writes when ``writes`` is false; every call must
+    succeed); its messages, grounded in the reads before each (``core.grounding``)."""
+    log = EpisodeLog()
+    write_tools = {tool for tool, _ in WRITE_CALLS.values()}
+    steps = [s for s in TASKS.plan(task)
+             if writes or s.call is None or s.call.name not in write_tools]
+    messages = replay(box, steps, TASKS.auth_tools, log)
+    assert all(e.ok for e in log.events), [(e.tool, e.content) for e in log.events if not e.ok]
+    return messages
 
 
 def descriptions(task: Task):
@@ -250,13 +263,7 @@ def test_plans_replay_and_satisfy_every_constraint(tpl, tasks):
             for c in task.constraints:
                 if c.writes:  # a need that holds already would be no need
                     assert not TASKS.check(box.db, task, c, []), (task.id, c)
-            messages = []
-            for step in TASKS.plan(task):
-                if step.call is not None:
-                    result = box.call(step.call.name, step.call.arguments)
-                    assert result.ok, (task.id, step.call, result.content)
-                else:
-                    messages.append(step.say)
+            messages = play(box, task)
             for c in task.constraints:
                 assert TASKS.check(box.db, task, c, messages), (task.id, c)
             assert box.check_integrity() == []
@@ -275,7 +282,8 @@ def test_needs_can_be_met_in_any_order(tpl, tasks):
                     tool, params = WRITE_CALLS[c.type]
                     result = box.call(tool, {p: c.args[p] for p in params})
                     assert result.ok, (task.id, c, result.content)
-            messages = plan_messages(task)
+            with Sandbox(tpl) as fresh:  # the plan's reads (on the initial state) ground them
+                messages = play(fresh, task, writes=False)
             assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
 
 
@@ -286,7 +294,8 @@ def test_information_needs_require_the_answer(tpl, tasks):
                 continue
             with Sandbox(tpl) as box:
                 assert not TASKS.check(box.db, task, c, ["I can't tell.", "Order #W0000000."])
-                assert TASKS.check(box.db, task, c, plan_messages(task))
+                assert not TASKS.check(box.db, task, c, plan_messages(task))  # not grounded
+                assert TASKS.check(box.db, task, c, play(box, task))
 
 
 def test_wrong_writes_do_not_satisfy(tpl, tasks):
@@ -323,17 +332,20 @@ def test_oracle_plan_satisfies_the_scripted_user(tpl, tasks):
             user.opening()
             writes = []
             reply = ""
+            log, auth = EpisodeLog(), None  # what the agent has read (grounds its messages)
             for step in TASKS.plan(task):
                 if step.call is not None:
                     result = box.call(step.call.name, step.call.arguments)
                     assert result.ok
+                    auth = record_call(log, box, step.call.name, step.call.arguments, result,
+                                       TASKS.auth_tools, auth)
                     if step.call.name in {tool for tool, _ in WRITE_CALLS.values()}:
                         args = step.call.arguments
                         target = args.get("order_id", args.get("user_id"))
                         writes.append((step.call.name, target,
                                        TASKS.owner(box.db, step.call.name, args)))
                     continue
-                reply = user.respond(step.say, writes)
+                reply = user.respond(log.agent_message(step.say), writes)
                 writes = []
                 if step.expects_confirmation:
                     assert reply.startswith("Yes"), (task.id, step.say, reply)
@@ -476,9 +488,8 @@ def test_tiny_database(tiny_template):
                                     SamplerConfig(max_constraints=3), "t")
                 for _, _, d in descriptions(task):
                     assert d.proof.holds(box.db)
-                run_calls(box, plan_calls(task))
-                assert all(TASKS.check(box.db, task, c, plan_messages(task))
-                           for c in task.constraints)
+                messages = play(box, task)
+                assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
 
 
 def test_tau2_database(tau2_db_path):
@@ -491,9 +502,8 @@ def test_tau2_database(tau2_db_path):
                                 SamplerConfig(max_constraints=3), "t")
             for c, role, d in descriptions(task):
                 assert resolve(state, task, c, d) == [d.value], (role, d)
-            run_calls(box, plan_calls(task))
-            assert all(TASKS.check(box.db, task, c, plan_messages(task))
-                       for c in task.constraints)
+            messages = play(box, task)
+            assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
 
 
 def test_distractors_prefer_users_with_similar_orders(db):
@@ -520,9 +530,8 @@ def test_sampling_survives_restore(tpl):
             box.restore(snapshot)
             task = TASKS.sample(box.db, np.random.default_rng(seed), SPLITS[seed % 2],
                                 SamplerConfig(max_constraints=3), "t")
-            run_calls(box, plan_calls(task))
-            assert all(TASKS.check(box.db, task, c, plan_messages(task))
-                       for c in task.constraints)
+            messages = play(box, task)
+            assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
 
 
 def test_a_type_no_user_can_satisfy_is_skipped(tpl):

@@ -81,6 +81,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, Callable, Iterator, Sequence
@@ -88,9 +89,22 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from ...core.actions import ToolCall
-from ...core.tasks import Constraint, Description, PlanStep, Proof, SamplerConfig, Task
+from ...core.grounding import communicated
+from ...core.proposals import Intent, Param
+from ...core.tasks import (Constraint, Description, PlanStep, Proof, Refusal, SamplerConfig,
+                           Task)
 from .tools import AIRPORTS, BAG_PRICE, INSURANCE_PRICE, NEW_CERTIFICATE_IDS, \
     NEW_RESERVATION_IDS, NOW
+
+#: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
+_INELIGIBLE_CANCEL_WORDS = (
+    "24 hours", "24-hour", "24 hour", "24h", "a day", "one day", "insurance", "insured",
+    "uninsured", "business", "business class", "cancelled by the airline",
+    "canceled by the airline", "airline cancelled", "airline canceled", "refund policy",
+    "cancellation policy", "booked more than", "booked over", "non-refundable",
+    "nonrefundable")
+_BASIC_ECONOMY_WORDS = ("basic economy", "basic_economy", "basic-economy", "basic")
+
 
 __all__ = ["AirlineTasks", "TASKS", "CONSTRAINT_TYPES", "WRITE_CALLS", "FREE_BAGS",
            "PERIODS", "mentions_answer", "free_bags"]
@@ -351,23 +365,6 @@ def mentions_answer(answer: str, messages: Sequence[str]) -> bool:
     pattern = _answer_pattern(answer.replace(",", "").lower())
     return any(pattern.search(m.replace(",", "").lower()) for m in messages
                if isinstance(m, str))
-
-
-_NOT_ELIGIBLE = re.compile(
-    r"not eligible|ineligible|cannot be cancel|can't be cancel|can not be cancel|"
-    r"unable to cancel|cannot cancel|can't cancel|not able to cancel|not allowed to cancel|"
-    r"isn't eligible", re.IGNORECASE)
-_BASIC_ECONOMY = re.compile(r"basic[ _-]economy", re.IGNORECASE)
-_CABIN_ANSWER = {
-    "basic economy": re.compile(r"basic[ _-]economy", re.IGNORECASE),
-    "economy": re.compile(r"(?<![a-z])(?<!basic )(?<!basic_)(?<!basic-)economy(?![a-z])",
-                          re.IGNORECASE),
-    "business": re.compile(r"(?<![a-z])business(?![a-z])", re.IGNORECASE),
-}
-
-
-def _any_match(pattern: re.Pattern, messages: Sequence[str]) -> bool:
-    return any(isinstance(m, str) and pattern.search(m) for m in messages)
 
 
 def _fingerprint(db: sqlite3.Connection, reservation_id: str) -> str:
@@ -650,15 +647,50 @@ class AirlineTasks:
             c = self._builders[lead](db, user, rng, config)
             if c is None:
                 return out
-            out.append(c)
+            out.append(self._with_intent(user, c))
         while len(out) < want and pool:
             k = int(rng.integers(len(pool)))
             c = self._builders[pool[k]](db, user, rng, config)
             if c is None:
                 pool.pop(k)
             else:
-                out.append(c)
+                out.append(self._with_intent(user, c))
         return out
+
+    @staticmethod
+    def _with_intent(user: _User, c: Constraint) -> Constraint:
+        """``c`` with its intent: a confirm group naming a reservation or a payment method
+        becomes a parameter whose rivals are the user's other reservations or methods."""
+        if not c.confirm_terms or c.intent is not None:
+            return c
+        base = Intent.from_terms(c.confirm_terms)
+        reservations = [r.reservation_id for r in user.reservations]
+        methods = {m.id: m for m in user.methods}
+
+        def method_forms(m: _Method) -> tuple:
+            if m.source == "credit_card" and m.last_four:
+                return (m.id, str(m.last_four))
+            return (m.id,)
+
+        params = []
+        named = {t for group in c.confirm_terms for t in group}  # every intended value
+        for p, group in zip(base.params, c.confirm_terms):
+            ids = set(group)
+            if ids & set(reservations):
+                own = [user.by_id[i].key for i in ids if i in user.by_id]
+                forms = (*p.forms, *(tuple(k) for k in own if k))
+
+                def res_forms(r: str) -> tuple:  # by id, or by route and first date
+                    key = user.by_id[r].key
+                    return (r, tuple(key)) if key and key not in own else (r,)
+
+                p = Param("reservation", forms, tuple(res_forms(r) for r in reservations
+                                                      if r not in named))
+            elif ids & set(methods):
+                p = Param("payment_method", p.forms, tuple(
+                    method_forms(m) for i, m in methods.items() if i not in named))
+            params.append(p)
+        return replace(c, intent=Intent(tuple(params), base.opposite))
 
     # ------------------------------------------------------------------ descriptions
     def _describe_reservation(self, db, user: _User, r: _Reservation, rng,
@@ -1034,7 +1066,9 @@ class AirlineTasks:
                  "fingerprint": _fingerprint(db, rid),
                  "forbidden": {"tool": "cancel_reservation",
                                "arguments": {"reservation_id": rid}}},
-                {"reservation": desc}, answer="not eligible")
+                {"reservation": desc}, answer="not eligible",
+                refusal=Refusal((("get_reservation_details", rid),),
+                                about=(rid, *_INELIGIBLE_CANCEL_WORDS)))
         return None
 
     def _flight_change(self, db, user: _User, r: _Reservation, rng):
@@ -1147,7 +1181,9 @@ class AirlineTasks:
                  "forbidden": {"tool": "update_reservation_flights", "arguments": {
                      "reservation_id": rid, "cabin": "basic_economy", "flights": flights,
                      "payment_id": payer.id}}},
-                {"reservation": desc, "new_flight": flight_desc}, answer="basic economy")
+                {"reservation": desc, "new_flight": flight_desc}, answer="basic economy",
+                refusal=Refusal((("get_reservation_details", rid),),
+                                about=(rid, *_BASIC_ECONOMY_WORDS)))
         return None
 
     def _change_cabin(self, db, user: _User, rng, config) -> Constraint | None:
@@ -1354,14 +1390,16 @@ class AirlineTasks:
             desc = self._describe_reservation(db, user, r, rng, config)
             if desc is None:
                 continue
+            evidence = ()
             if kind == "total_paid":
                 answer = str(sum(int(a) for _, a in r.payments))
+                evidence = (("get_reservation_details", r.reservation_id),)
             else:
                 answer = _CABIN_WORDS[r.cabin]
             user.used_reservations.add(r.reservation_id)
             return Constraint("info_reservation_details",
                               {"reservation_id": r.reservation_id, "detail": kind},
-                              {"reservation": desc}, answer=answer)
+                              {"reservation": desc}, answer=answer, evidence=evidence)
         return None
 
     def _info_cheapest_option(self, db, user: _User, rng, config) -> Constraint | None:
@@ -1398,16 +1436,11 @@ class AirlineTasks:
     def check(self, db: sqlite3.Connection, task: Task, constraint: Constraint,
               agent_messages: Sequence[str]) -> bool:
         a, t = constraint.args, constraint.type
-        if t == "refuse_ineligible_cancellation":
+        if t in ("refuse_ineligible_cancellation", "refuse_basic_economy_change"):
             return (_fingerprint(db, a["reservation_id"]) == a["fingerprint"]
-                    and _any_match(_NOT_ELIGIBLE, agent_messages))
-        if t == "refuse_basic_economy_change":
-            return (_fingerprint(db, a["reservation_id"]) == a["fingerprint"]
-                    and _any_match(_BASIC_ECONOMY, agent_messages))
-        if t == "info_reservation_details" and a["detail"] == "cabin":
-            return _any_match(_CABIN_ANSWER[constraint.answer], agent_messages)
-        if constraint.answer is not None:
-            return mentions_answer(constraint.answer, agent_messages)
+                    and communicated(task, constraint, agent_messages))
+        if constraint.answer is not None:  # grounded (cabin words: "basic_economy" is one)
+            return communicated(task, constraint, agent_messages)
         check = getattr(self, f"_check_{t}", None)
         if check is None:
             raise ValueError(f"unknown airline constraint type {t!r}")

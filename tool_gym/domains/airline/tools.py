@@ -29,7 +29,7 @@ import sqlite3
 from typing import Annotated, Any, Literal
 
 from ...core import arithmetic
-from ...core.tools import Category, Entity, ToolError, tool
+from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .io import (
     FLIGHT_DATE_COLUMNS,
     RESERVATION_COLUMNS,
@@ -39,6 +39,10 @@ from .io import (
     segment_record,
     user_record,
 )
+
+#: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): tau2's airline
+#: data holds about 9,000 flight dates and 5,000 reservation legs.
+QUOTAS = Quotas(rows={"payment_methods": 20_000, "reservations": 20_000}, default_rows=50_000)
 
 UserId = Annotated[str, Entity("user_id")]
 ReservationId = Annotated[str, Entity("reservation_id")]

@@ -19,11 +19,21 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ...core.actions import ToolCall
+from ...core.proposals import Intent, Param, SYNONYMS
 from ...core.taskkit import (RuleTaskKit, SampleContext, answer_steps, date_words,
                               dollars, money_terms, write_steps)
-from ...core.tasks import Constraint, Description, Expectation
+from ...core.tasks import Constraint, Description, Expectation, Refusal
 from .generate import NEW_PAYEES
 from .tools import DISPUTE_WINDOW_DAYS, TODAY, days_before_today, money, transferred_today
+
+#: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
+_OVER_BALANCE_WORDS = (
+    "balance", "available", "insufficient", "not enough", "funds", "exceeds", "exceed",
+    "exceeding", "more than", "overdraft", "overdraw", "overdrawn", "limit", "short")
+_OLD_DISPUTE_WORDS = (
+    "days", "days old", "too old", "old", "older", "too late", "window", "expired",
+    "time limit", "deadline", "ago")
+
 
 ASK_IDENTITY = ("Before I can help, I need to verify your identity. Could you tell me the "
                 "email address or the online banking username on your account?")
@@ -104,6 +114,44 @@ def _remaining_limit(ctx: SampleContext) -> float:
     return money(limit - transferred_today(ctx.db, ctx.user_id))
 
 
+def _account_forms(acc: tuple, accounts: list[tuple]) -> tuple:
+    """How a proposal may name an account: id, number, last four digits, and its type when
+    no other open account of the customer has that type."""
+    forms = [acc[0], acc[2], acc[2][-4:]]
+    if sum(1 for a in accounts if a[1] == acc[1]) == 1:
+        forms.append(f"{acc[1]} account")
+    return tuple(forms)
+
+
+def _account_param(name: str, acc: tuple, accounts: list[tuple],
+                   role: tuple[str, ...] = ()) -> Param:
+    """An account parameter whose rivals are the customer's other open accounts."""
+    return Param(name, _account_forms(acc, accounts),
+                 tuple(_account_forms(a, accounts) for a in accounts if a[0] != acc[0]), role)
+
+
+def _payee_param(ctx: SampleContext, payee_id: str, name: str) -> Param:
+    """A payee parameter whose rivals are the customer's other payees."""
+    others = ctx.rows("SELECT payee_id, name FROM payees WHERE customer_id = ? AND name != ? "
+                      "ORDER BY rowid", (ctx.user_id, name))
+    return Param("payee", (name, payee_id), tuple((n, i) for i, n in others))
+
+
+def _card_param(ctx: SampleContext, card_id: str) -> Param:
+    """A card by id, last four digits, or form and network when no other card of the
+    customer shares them; the customer's other cards are its rivals."""
+    cards = ctx.rows("SELECT card_id, network, form, last4 FROM cards WHERE customer_id = ? "
+                     "ORDER BY rowid", (ctx.user_id,))
+
+    def forms(card: tuple) -> tuple:
+        kind = [c for c in cards if (c[1], c[2]) == (card[1], card[2])]
+        return (card[0], card[3], *([(card[2], card[1])] if len(kind) == 1 else []))
+
+    mine = next(c for c in cards if c[0] == card_id)
+    return Param("card", forms(mine), tuple(forms(c) for c in cards
+                                            if c[0] != card_id and c[3] != mine[3]))
+
+
 def _balance_check(account_id: str, balance: float) -> Expectation:
     return Expectation("SELECT balance FROM accounts WHERE account_id = ?", (account_id,),
                        ((balance,),))
@@ -133,6 +181,9 @@ def transfer_funds(ctx: SampleContext) -> Constraint | None:
             "transfer_funds", dict(call.arguments), refs={"from": a, "to": b},
             writes=(("transfer_between_accounts", src[0]),),
             confirm_terms=(money_terms(amount), (src[2][-4:],), (dst[2][-4:],)),
+            intent=Intent((Param("amount", money_terms(amount)),
+                           _account_param("from", src, accounts, ("from", "out of")),
+                           _account_param("to", dst, accounts, ("to", "into")))),
             say=(f"I'd like to move {dollars(amount)} from my {a.text} to my {b.text}.",
                  f"Could you transfer {dollars(amount)} from my {a.text} into my {b.text}?",
                  f"Please send {dollars(amount)} over from my {a.text} to my {b.text}."),
@@ -165,6 +216,8 @@ def refuse_over_balance(ctx: SampleContext) -> Constraint | None:
             "refuse_over_balance",
             {"from_account_id": src[0], "to_account_id": dst[0], "amount": amount},
             refs={"from": a, "to": b}, answer="cannot",
+            refusal=Refusal((src[0],), about=(src[0], (src[1], a.fields["last4"]),
+                                              *_OVER_BALANCE_WORDS)),
             say=(f"Please move {dollars(amount)} from my {a.text} to my {b.text}.",
                  f"I need {dollars(amount)} transferred from my {a.text} to my {b.text} "
                  "right away.",
@@ -202,6 +255,8 @@ def pay_payee(ctx: SampleContext) -> Constraint | None:
         "pay_payee", dict(call.arguments), refs={"from": a, "payee": p},
         writes=(("pay_payee", src[0]),),
         confirm_terms=(money_terms(amount), (name,), (src[2][-4:],)),
+        intent=Intent((Param("amount", money_terms(amount)), _payee_param(ctx, payee_id, name),
+                       _account_param("from", src, _open_accounts(ctx)))),
         say=(f"Please pay {dollars(amount)} to {name} from my {a.text}.",
              f"I need to send a payment of {dollars(amount)} to {name}, out of my {a.text}.",
              f"Can you make a {dollars(amount)} payment to {name} using my {a.text}?"),
@@ -271,6 +326,9 @@ def schedule_payment(ctx: SampleContext) -> Constraint | None:
         "schedule_payment", dict(call.arguments), refs={"from": a, "payee": p},
         writes=(("schedule_payment", src[0]),),
         confirm_terms=(money_terms(amount), (name,), (start, when)),
+        intent=Intent((Param("amount", money_terms(amount)), _payee_param(ctx, payee_id, name),
+                       Param("start", (start, when)),
+                       _account_param("from", src, _open_accounts(ctx)))),
         say=(f"Please set up {how} of {dollars(amount)} to {name} from my {a.text}, "
              f"starting {when}.",
              f"I'd like to schedule {how} to {name}: {dollars(amount)} out of my {a.text}, "
@@ -335,16 +393,21 @@ def _card_need(ctx: SampleContext, kind: str) -> Constraint | None:
                    f"Please put a freeze on my {d.text}; I can't find it.",
                    f"My {d.text} is missing, please freeze it for now.")
             terms = (("freeze",), (last4,))
+            action, opposite = ("freeze", *SYNONYMS["freeze"]), ("unfreeze", "unblock",
+                                                                 "unlock", "reactivat")
             proposal = f"I will freeze your {d.text}. Shall I proceed?"
         else:
             say = (f"I found my {d.text}, so please unfreeze it.",
                    f"Could you unfreeze my {d.text}? I have it again.",
                    f"Please reactivate my frozen {d.text}.")
             terms = (("unfreeze",), (last4,))
+            action, opposite = ("unfreeze", *SYNONYMS["unfreeze"]), ("freeze", "block",
+                                                                     "lock")
             proposal = f"I will unfreeze your {d.text} so it works again. Shall I proceed?"
         return Constraint(
             kind, dict(call.arguments), refs={"card": d}, writes=((kind, card_id),),
             confirm_terms=terms, say=say,
+            intent=Intent((Param("action", action), _card_param(ctx, card_id)), opposite),
             solution=write_steps([ToolCall("list_cards", {"customer_id": ctx.user_id})],
                                  proposal, call),
             expect=(Expectation("SELECT status FROM cards WHERE card_id = ?", (card_id,),
@@ -409,6 +472,7 @@ def refuse_old_dispute(ctx: SampleContext) -> Constraint | None:
         return Constraint(
             "refuse_old_dispute", {"transaction_id": txn_id}, refs={"transaction": d},
             answer="cannot",
+            refusal=Refusal((txn_id,), about=(txn_id, merchant, *_OLD_DISPUTE_WORDS)),
             say=(f"I want to dispute the {d.text}; I never received the item.",
                  f"Please open a dispute on the {d.text}, I don't recognize it.",
                  f"I need to dispute an old {d.text}. Can you do that?"),
@@ -466,6 +530,7 @@ def info_merchant_spend(ctx: SampleContext) -> Constraint | None:
         period = f"{_MONTHS[number - 1]} {year}"
         return Constraint(
             "info_merchant_spend", {"merchant": merchant, "month": month}, answer=f"{total:.2f}",
+            evidence=tuple(("get_account_transactions", a) for a in accounts),
             say=(f"How much did I spend at {merchant} in {period}, in total?",
                  f"What was my total spending at {merchant} during {period}?",
                  f"Can you add up my {merchant} purchases from {period} for me?"),

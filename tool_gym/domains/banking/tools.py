@@ -20,7 +20,12 @@ import sqlite3
 from datetime import date
 from typing import Annotated, Literal
 
-from ...core.tools import Category, Entity, ToolError, tool
+from ...core.tools import Category, Entity, Quotas, ToolError, tool
+
+#: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): templates hold
+#: about 6,000 transactions.
+QUOTAS = Quotas(rows={"transfers": 10_000, "transactions": 30_000, "payees": 5_000,
+                      "scheduled_payments": 5_000, "disputes": 5_000})
 
 #: The bank's clock (fixed, so that every episode is reproducible).
 TODAY = "2024-06-14"

@@ -30,8 +30,18 @@ import datetime as dt
 
 from ...core.actions import ToolCall
 from ...core.taskkit import RuleTaskKit, SampleContext
-from ...core.tasks import Constraint, Description, Expectation, PlanStep
+from ...core.tasks import Constraint, Description, Expectation, PlanStep, Refusal
 from .generate import LAST_DAY, NOW, PROJECTS, TOPICS
+
+#: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
+_NOT_ORGANIZER_WORDS = (
+    "organizer", "organiser", "organizers", "organisers", "organized", "organised",
+    "organizing", "organising", "host", "hosted", "owner", "owns", "created",
+    "creator", "invitee", "invited", "invitation", "attendee", "decline")
+_PAST_WORDS = (
+    "past", "already happened", "happened", "took place", "ended", "already over",
+    "is over", "was over", "in the past", "already passed", "passed", "earlier", "previous")
+
 
 __all__ = ["TASKS", "policy_violations", "date_words", "time_words"]
 
@@ -301,7 +311,7 @@ def reschedule_meeting(ctx: SampleContext) -> Constraint | None:
         return Constraint(
             "reschedule_meeting", dict(call.arguments), refs={"event": ref},
             writes=(("reschedule_event", event_id),),
-            confirm_terms=(date_terms(day), time_terms(new_start)),
+            confirm_terms=((title,), date_terms(day), time_terms(new_start)),
             say=(f"Please move {ref.text} to {when}.",
                  f"Something came up: can you reschedule {ref.text}? The new time is {when}.",
                  f"I need {ref.text} moved to {when}, please."),
@@ -522,7 +532,7 @@ def info_accepted_count(ctx: SampleContext) -> Constraint | None:
         people = "person has" if accepted == 1 else "people have"
         return Constraint(
             "info_accepted_count", {"event_id": event_id}, refs={"event": ref},
-            answer=str(accepted),
+            answer=str(accepted), evidence=(("get_event", event_id),),
             say=(f"How many people have accepted my invitation to {ref.text} so far?",
                  f"For {ref.text}, how many of the invitees said yes?",
                  f"Can you check how many acceptances I have for {ref.text}?"),
@@ -543,6 +553,7 @@ def refuse_cancel_not_organizer(ctx: SampleContext) -> Constraint | None:
         return Constraint(
             "refuse_cancel_not_organizer", {"event_id": event_id}, refs={"event": ref},
             answer="organizer",
+            refusal=Refusal((event_id,), about=(event_id, title, who, *_NOT_ORGANIZER_WORDS)),
             say=(f"Please cancel {ref.text}. I was invited to it, and it's pointless.",
                  f"Can you call off {ref.text} for everyone? I'm one of the invitees.",
                  f"I want {ref.text} cancelled; it's on my calendar as an invitation."),
@@ -565,6 +576,7 @@ def refuse_change_past_event(ctx: SampleContext) -> Constraint | None:
         return Constraint(
             "refuse_change_past_event", {"event_id": event_id}, refs={"event": ref},
             answer="past",
+            refusal=Refusal((event_id,), about=(event_id, title, *_PAST_WORDS)),
             say=(f"Please cancel {ref.text}; I'd rather it weren't on my calendar.",
                  f"Can you delete {ref.text} from my calendar by cancelling it?",
                  f"I want {ref.text} cancelled, please."),

@@ -17,8 +17,13 @@ import datetime as dt
 import sqlite3
 from typing import Annotated, Literal
 
-from ...core.tools import Category, Entity, ToolError, tool
+from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .generate import NOW
+
+#: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): templates hold
+#: about 2,000 events and 8,000 attendees.
+QUOTAS = Quotas(rows={"events": 10_000, "attendees": 50_000, "reminders": 10_000,
+                      "series": 2_000})
 
 UserId = Annotated[str, Entity("user_id")]
 CalendarId = Annotated[str, Entity("calendar_id")]

@@ -20,9 +20,19 @@ from datetime import date, timedelta
 from ...core.actions import ToolCall
 from ...core.taskkit import (RuleTaskKit, SampleContext, answer_steps, date_words,
                               dollars, money_terms, write_steps)
-from ...core.tasks import Constraint, Description, Expectation
+from ...core.tasks import Constraint, Description, Expectation, Refusal
 from .generate import NEW_SUBJECTS
 from .tools import OPEN_STAGES, PRODUCTS, TODAY, stage_index
+
+#: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
+_BACKWARD_WORDS = (
+    "forward", "forwards", "backward", "backwards", "back", "move back", "go back",
+    "reverse", "reversed", "earlier stage", "previous stage", "advance", "regress",
+    "downgrade", "demote")
+_OTHER_REP_WORDS = (
+    "owner", "owned", "owns", "owning", "another rep", "other rep", "another sales rep",
+    "not yours", "your own", "someone else", "on their behalf", "on behalf", "assigned")
+
 
 ASK_IDENTITY = ("Happy to help. First I need to verify who you are: what is your work email "
                 "or your CRM username?")
@@ -322,6 +332,7 @@ def info_pipeline_total(ctx: SampleContext) -> Constraint | None:
         total = round(total, 2)
         return Constraint(
             "info_pipeline_total", {"stage": stage}, answer=f"{total:.2f}",
+            evidence=(("list_opportunities", ctx.user_id),),
             say=(f"What's the total amount of my open deals in the {stage} stage?",
                  f"How much pipeline do I have sitting in {stage} right now?",
                  f"Can you add up the amounts of all my {stage}-stage opportunities?"),
@@ -359,6 +370,8 @@ def refuse_stage_backward(ctx: SampleContext) -> Constraint | None:
         return Constraint(
             "refuse_stage_backward", {"opportunity_id": opp_id, "stage": target},
             refs={"opportunity": d}, answer="cannot",
+            refusal=Refusal((opp_id,), about=(opp_id, (company, product), target,
+                                              *_BACKWARD_WORDS)),
             say=(f"The {d.text} stalled; please move it back to {target}.",
                  f"Can you put my {d.text} back into the {target} stage?",
                  f"Please change the stage of my {d.text} back to {target}."),
@@ -392,6 +405,8 @@ def refuse_close_other_rep(ctx: SampleContext) -> Constraint | None:
         return Constraint(
             "refuse_close_other_rep", {"opportunity_id": opp_id}, refs={"opportunity": d},
             answer="cannot",
+            refusal=Refusal((opp_id,), about=(opp_id, (company, product), owner, first,
+                                              *_OTHER_REP_WORDS)),
             say=(f"{owner} is out this week. Please close {d.text} as won for them.",
                  f"Can you mark {d.text} as closed won? {first} asked me to.",
                  f"Close {d.text} as won on {first}'s behalf, please."),

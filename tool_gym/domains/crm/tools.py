@@ -19,7 +19,12 @@ import sqlite3
 from datetime import date
 from typing import Annotated, Literal
 
-from ...core.tools import Category, Entity, ToolError, tool
+from ...core.tools import Category, Entity, Quotas, ToolError, tool
+
+#: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): templates hold
+#: about 1,400 rows in their largest table.
+QUOTAS = Quotas(rows={"activities": 10_000, "tasks": 10_000, "opportunities": 10_000,
+                      "leads": 10_000})
 
 #: The CRM's clock (fixed, so that every episode is reproducible).
 TODAY = "2024-06-14"

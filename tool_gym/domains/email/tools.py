@@ -19,8 +19,14 @@ import re
 import sqlite3
 from typing import Annotated, Literal
 
-from ...core.tools import Category, Entity, ToolError, tool
+from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .generate import NOW
+
+#: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): templates hold
+#: about 5,000 messages.
+QUOTAS = Quotas(rows={"messages": 20_000, "recipients": 60_000, "threads": 20_000,
+                      "folders": 5_000, "contacts": 10_000, "filters": 2_000,
+                      "message_labels": 20_000})
 
 UserId = Annotated[str, Entity("user_id")]
 MessageId = Annotated[str, Entity("message_id")]

@@ -34,7 +34,15 @@ from dataclasses import dataclass
 
 from ...core.actions import ToolCall
 from ...core.taskkit import RuleTaskKit, SampleContext
-from ...core.tasks import Constraint, Description, Expectation, PlanStep
+from ...core.tasks import Constraint, Description, Expectation, PlanStep, Refusal
+
+#: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
+_EXTERNAL_WORDS = (
+    "another organization", "another organisation", "other organization",
+    "other organisation", "different organization", "different organisation",
+    "organization", "organisation", "organizations", "external", "outside", "outsider",
+    "domain", "company", "view-only", "view only", "read-only", "read only")
+
 
 DONE = "Done. Is there anything else I can help you with?"
 PROCEED = "Shall I proceed?"
@@ -452,8 +460,8 @@ def restore_version(ctx: SampleContext) -> Constraint | None:
 
 
 def _inform(kind: str, args: dict, refs: dict, answer: str, say: tuple, reads: tuple,
-            message: str) -> Constraint:
-    return Constraint(kind, args, refs, answer=answer, say=say,
+            message: str, evidence: tuple = ()) -> Constraint:
+    return Constraint(kind, args, refs, answer=answer, say=say, evidence=evidence,
                       solution=(*reads, PlanStep(say=message)))
 
 
@@ -500,7 +508,8 @@ def info_folder_count(ctx: SampleContext) -> Constraint | None:
              f"How many things are in {dd.text}, not counting what's in subfolders?"),
             (PlanStep(call=ToolCall("list_directory", {"user_id": ctx.user_id,
                                                        "path": _path(ctx, dest_id)})),),
-            f"There are {count} items directly inside {_where(dest)}.")
+            f"There are {count} items directly inside {_where(dest)}.",
+            evidence=(("list_directory", dest_id),))
     return None
 
 
@@ -526,6 +535,8 @@ def refuse_external_edit(ctx: SampleContext) -> Constraint | None:
                  "node_id": node.node_id, "user_id": ctx.user_id, "email": email,
                  "permission": "edit"}}},
             {node.kind: d}, answer="cannot",
+            refusal=Refusal((node.node_id,), about=(node.node_id, node.name, email,
+                                                    organization, *_EXTERNAL_WORDS)),
             say=(f"Please give {full_name} ({email}) edit access to {d.text}.",
                  f"{full_name} from {organization} needs to edit {d.text}. Can you share it "
                  f"with {email} as an editor?",

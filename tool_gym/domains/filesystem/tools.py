@@ -21,7 +21,7 @@ import hashlib
 import unicodedata
 from typing import Annotated, Literal
 
-from ...core.tools import Category, Entity, ToolError, tool
+from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .generate import NOW, mime_of
 
 UserId = Annotated[str, Entity("user_id")]
@@ -40,6 +40,11 @@ _BAD_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 _RANK = {None: 0, "view": 1, "edit": 2, "owner": 3}
 
 NODE_RETURNS = {"node_id": "node_id", "parent_id": "node_id", "owner_id": "user_id"}
+
+#: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): a copy adds at
+#: most ``batch`` nodes (a copy costs about 40 us a node), the tree holds at most 20,000
+#: (templates hold about 4,000).
+QUOTAS = Quotas(rows={"nodes": 20_000, "versions": 40_000, "shares": 10_000}, batch=500)
 
 
 # ------------------------------------------------------------------------ helpers
@@ -259,6 +264,15 @@ def _subtree(db, node_id: str) -> list[str]:
         "WITH RECURSIVE t(id, d) AS (SELECT ?, 0 UNION ALL "
         "SELECT n.node_id, t.d + 1 FROM nodes n JOIN t ON n.parent_id = t.id WHERE t.d < 10000) "
         "SELECT id FROM t ORDER BY d", (node_id,))]
+
+
+def _live_size(db, node_id: str, cap: int) -> int:
+    """Number of nodes in the live (untrashed) subtree of ``node_id``, counted up to ``cap``
+    (so that sizing a huge tree stays cheap)."""
+    return db.execute(
+        "WITH RECURSIVE t(id) AS (SELECT ? UNION ALL SELECT n.node_id FROM nodes n "
+        "JOIN t ON n.parent_id = t.id WHERE n.trashed_at IS NULL LIMIT ?) "
+        "SELECT count(*) FROM t", (node_id, cap)).fetchone()[0]
 
 
 def _entry(node: dict) -> dict:
@@ -657,6 +671,7 @@ def copy_node(db, node_id: NodeId, user_id: UserId, destination_folder_id: Folde
                         f"subfolders")
     name = clean_name(new_name) if new_name else node["name"]
     _check_free(db, target, name)
+    QUOTAS.room(db, "nodes", _live_size(db, node_id, QUOTAS.batch + 1), "items copied")
     live = []  # (node, new parent id) in parent-first order
     stack = [(node, target["node_id"])]
     while stack:

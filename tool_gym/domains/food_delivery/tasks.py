@@ -19,9 +19,19 @@ from datetime import date, datetime, timedelta
 
 from ...core.actions import ToolCall
 from ...core.taskkit import RuleTaskKit, SampleContext, answer_steps, write_steps
-from ...core.tasks import Constraint, Description, Expectation
+from ...core.tasks import Constraint, Description, Expectation, Refusal
 from .generate import NEW_INSTRUCTIONS
 from .tools import NOW, REFUND_WINDOW_HOURS, TODAY, cents_of, hours_since, order_amounts
+
+#: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
+_ACCEPTED_WORDS = (
+    "accepted", "preparing", "prepared", "being prepared", "on the way", "on its way",
+    "out for delivery", "in progress", "already started", "cooking", "kitchen",
+    "confirmed", "picked up", "en route")
+_LATE_REFUND_WORDS = (
+    "24 hours", "24-hour", "24 hour", "24h", "a day", "one day", "hours", "window",
+    "too late", "too long", "expired", "time limit", "deadline", "delivered", "ago")
+
 
 ASK_IDENTITY = ("I can help with that. First, to verify your account, could you give me the "
                 "email address or the username you use in the app?")
@@ -278,6 +288,7 @@ def refuse_cancel_accepted(ctx: SampleContext) -> Constraint | None:
         return Constraint(
             "refuse_cancel_accepted", {"order_id": order_id}, refs={"order": d},
             answer="cannot",
+            refusal=Refusal((order_id,), about=(order_id, restaurant, *_ACCEPTED_WORDS)),
             say=(f"Please cancel my {d.text}, I don't want it anymore.",
                  f"I changed my mind about the {d.text}. Cancel it, please.",
                  f"Can you cancel my {d.text}?"),
@@ -355,6 +366,8 @@ def refuse_late_refund(ctx: SampleContext) -> Constraint | None:
         return Constraint(
             "refuse_late_refund", {"order_id": order_id, "item_ids": [line[0]]},
             refs={"order": d, "item1": ref}, answer="cannot",
+            refusal=Refusal((order_id,), about=(order_id, restaurant, line[1],
+                                                *_LATE_REFUND_WORDS)),
             say=(f"My {d.text} was missing the {line[1]}. I want a refund for it.",
                  f"I never got the {line[1]} from my {d.text}; please refund it.",
                  f"Can I get money back for the {line[1]} that was missing from my {d.text}?"),

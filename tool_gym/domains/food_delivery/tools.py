@@ -20,7 +20,12 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Annotated
 
-from ...core.tools import Category, Entity, ToolError, tool
+from ...core.tools import Category, Entity, Quotas, ToolError, tool
+
+#: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): templates hold
+#: about 1,200 orders.
+QUOTAS = Quotas(rows={"orders": 10_000, "order_items": 40_000, "cart_items": 5_000,
+                      "ratings": 5_000, "refunds": 5_000})
 
 #: The service's clock (fixed, so that every episode is reproducible): a Friday evening.
 NOW = "2024-06-14T19:00:00"

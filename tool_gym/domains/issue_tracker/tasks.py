@@ -35,9 +35,15 @@ from dataclasses import dataclass
 
 from ...core.actions import ToolCall
 from ...core.taskkit import RuleTaskKit, SampleContext
-from ...core.tasks import Constraint, Description, Expectation, PlanStep
+from ...core.tasks import Constraint, Description, Expectation, PlanStep, Refusal
 from .generate import COMPONENTS, PROBLEMS
 from .tools import unresolved_blockers
+
+#: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
+_BLOCKED_BY_WORDS = (
+    "blocked", "blocker", "blockers", "blocking", "blocks", "depends", "dependency",
+    "dependencies", "unresolved", "not resolved", "still open", "in progress")
+
 
 DONE = "Done. Is there anything else I can help you with?"
 PROCEED = "Shall I proceed?"
@@ -461,6 +467,7 @@ def info_open_count(ctx: SampleContext) -> Constraint | None:
         n = len(mine)
         return Constraint(
             "info_open_count", {"project_id": project_id}, {"project": dp}, answer=str(n),
+            evidence=(("search_issues", project_id),),
             say=(f"How many unresolved issues do I have assigned in the {project} project?",
                  f"How many of my issues in {project} are still not done or closed?",
                  f"Can you count the issues assigned to me in {project} that aren't resolved "
@@ -513,6 +520,8 @@ def refuse_done_while_blocked(ctx: SampleContext) -> Constraint | None:
              "forbidden": {"name": "transition_issue", "arguments": {
                  "issue_id": issue.issue_id, "user_id": ctx.user_id, "status": "done"}}},
             {"issue": d}, answer="cannot",
+            refusal=Refusal((issue.issue_id,), about=(issue.issue_id, issue.title, title,
+                                                      *blockers, *_BLOCKED_BY_WORDS)),
             say=(f"{_cap(d.text)} is finished. Please mark it as done.",
                  f"Could you close {d.text} as done?",
                  f"Please set {d.text} to done; the review went fine."),

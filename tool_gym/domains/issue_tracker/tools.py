@@ -17,8 +17,13 @@ import datetime as dt
 import unicodedata
 from typing import Annotated, Literal
 
-from ...core.tools import Category, Entity, ToolError, tool
+from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .generate import CLOSED, NOW, WORKFLOW
+
+#: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): templates hold
+#: about 1,000 issues.
+QUOTAS = Quotas(rows={"issues": 10_000, "comments": 20_000, "issue_events": 40_000,
+                      "issue_links": 10_000, "issue_labels": 20_000})
 
 UserId = Annotated[str, Entity("user_id")]
 ProjectId = Annotated[str, Entity("project_id")]

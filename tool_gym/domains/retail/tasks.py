@@ -70,7 +70,16 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from ...core.actions import ToolCall
-from ...core.tasks import Constraint, Description, PlanStep, Proof, SamplerConfig, Task
+from ...core.grounding import communicated
+from ...core.proposals import Intent, Param
+from ...core.tasks import (Constraint, Description, PlanStep, Proof, Refusal, SamplerConfig,
+                           Task)
+
+#: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
+_PROCESSED_WORDS = (
+    "processed", "processing", "already processed", "shipped", "shipping", "pending",
+    "fulfilled", "being prepared", "on its way")
+
 
 __all__ = ["RetailTasks", "TASKS", "REASONS", "CONSTRAINT_TYPES", "WRITE_CALLS", "ADDRESS_KEYS",
            "mentions_answer"]
@@ -149,6 +158,14 @@ _BRANDS = {"visa": "Visa", "mastercard": "Mastercard", "amex": "American Express
            "american express": "American Express", "discover": "Discover"}
 _REASON_PHRASE = {"no longer needed": "it's no longer needed",
                   "ordered by mistake": "it was ordered by mistake"}
+#: The ways an agent may state each cancellation reason in a proposal.
+_REASON_FORMS = {
+    "no longer needed": ("no longer needed", "no longer need", "not needed", "don't need",
+                         "do not need", "doesn't need", "does not need", "not need it",
+                         "no longer required", "no longer want", "no need for"),
+    "ordered by mistake": ("ordered by mistake", "by mistake", "mistaken", "accidental",
+                           "by accident", "in error", "unintentional"),
+}
 
 
 # Plain parameterized SQL only: no ``json_each`` (SQLite 3.40 crashes when a connection that
@@ -706,6 +723,48 @@ class RetailTasks:
                 return a
 
     @staticmethod
+    def _order_param(user: _User, o: _Order, desc: Description | None = None) -> Param:
+        """The order, by id or by its items (all of them, or those the user named); the
+        user's other orders are its rivals (by id, and by their items unless those are all
+        items of this order too)."""
+        forms: list = [o.order_id, tuple(sorted(o.names))]
+        if desc is not None and desc.fields.get("items"):
+            forms.append(tuple(desc.fields["items"]))
+        rivals = []
+        for x in user.orders:
+            if x.order_id == o.order_id:
+                continue
+            rivals.append((x.order_id,) if set(x.names) <= set(o.names)
+                          else (x.order_id, tuple(sorted(x.names))))
+        return Param("order", tuple(dict.fromkeys(forms)), tuple(rivals))
+
+    @staticmethod
+    def _method_forms(m: _Method, methods: list[_Method]) -> tuple:
+        """How a proposal may name a payment method: its id, a card's last four digits,
+        and its kind ("PayPal", "gift card", a card's brand) when no other method of the
+        user shares it."""
+        forms: list = [m.id]
+        if m.source == "credit_card" and m.last_four:
+            forms.append(str(m.last_four))
+            if m.brand and sum(1 for x in methods if x.brand == m.brand) == 1:
+                forms.append(f"{m.brand} card")
+        elif sum(1 for x in methods if x.source == m.source) == 1:
+            forms.append("paypal" if m.source == "paypal" else "gift card")
+        return tuple(forms)
+
+    def _method_param(self, user: _User, m: _Method) -> Param:
+        """The payment method; the user's other methods are its rivals."""
+        return Param("payment_method", self._method_forms(m, user.methods),
+                     tuple(self._method_forms(x, user.methods) for x in user.methods
+                           if x.id != m.id))
+
+    @staticmethod
+    def _entry_forms(item_id: str, entry: dict) -> tuple:
+        """An item by id, or by its product name with its option values."""
+        words = (entry["product"], *(str(v) for v in entry.get("options", {}).values()))
+        return (item_id, words)
+
+    @staticmethod
     def _method_terms(m_id: str, desc: Description) -> tuple[str, ...]:
         f = desc.fields
         if f["source"] == "credit_card":
@@ -737,7 +796,13 @@ class RetailTasks:
             user.touched_gift_cards |= refunded
             return Constraint("cancel_order", {"order_id": o.order_id, "reason": reason},
                               {"order": desc}, (("cancel_pending_order", o.order_id),),
-                              ((o.order_id,), (reason,)))
+                              ((o.order_id,), (reason,)),
+                              intent=Intent((
+                                  Param("action", ("cancel",)),
+                                  self._order_param(user, o, desc),
+                                  Param("reason", _REASON_FORMS[reason],
+                                        tuple(_REASON_FORMS[r] for r in REASONS
+                                              if r != reason)))))
         return None
 
     def _cancel_processed_order(self, db, user: _User, rng, config) -> Constraint | None:
@@ -749,7 +814,9 @@ class RetailTasks:
             user.used_orders.add(o.order_id)
             return Constraint("cancel_processed_order",
                               {"order_id": o.order_id, "reason": reason}, {"order": desc},
-                              answer="processed")
+                              answer="processed",
+                              refusal=Refusal((("get_order_details", o.order_id),),
+                                              about=(o.order_id, *_PROCESSED_WORDS)))
         return None
 
     def _change_order_address(self, db, user: _User, rng, config) -> Constraint | None:
@@ -777,7 +844,10 @@ class RetailTasks:
             user.used_orders.add(o.order_id)
             return Constraint("change_order_address", {"order_id": o.order_id, **address}, refs,
                               (("modify_pending_order_address", o.order_id),),
-                              ((o.order_id,), (address["address1"],), (address["zip"],)))
+                              ((o.order_id,), (address["address1"],), (address["zip"],)),
+                              intent=Intent((self._order_param(user, o, desc),
+                                             Param("address1", (address["address1"],)),
+                                             Param("zip", (address["zip"],)))))
         return None
 
     def _change_user_address(self, db, user: _User, rng, config) -> Constraint | None:
@@ -817,7 +887,8 @@ class RetailTasks:
                  "original_payment_method_id": original, "amount": amount},
                 {"order": desc, "payment_method": m_desc},
                 (("modify_pending_order_payment", o.order_id),),
-                ((o.order_id,), self._method_terms(m.id, m_desc)))
+                ((o.order_id,), self._method_terms(m.id, m_desc)),
+                intent=Intent((self._order_param(user, o, desc), self._method_param(user, m))))
         return None
 
     def _variant_changes(self, db, user: _User, o: _Order, rng, most: int):
@@ -888,8 +959,20 @@ class RetailTasks:
                 {"order": desc, "items": old, "new_items": new, "payment_method": m_desc},
                 (("modify_pending_order_items", o.order_id),),
                 ((o.order_id,), *[(v,) for v in dict.fromkeys(new_ids)],
-                 self._method_terms(m.id, m_desc)))
+                 self._method_terms(m.id, m_desc)),
+                intent=self._item_change_intent(user, o, desc, changes, old, new, m))
         return None
+
+    def _item_change_intent(self, user: _User, o, desc, changes, old, new, m) -> Intent:
+        """What a proposal to modify or exchange items must name: the order, each item
+        before its replacement (product with options), and the payment method."""
+        return Intent((self._order_param(user, o, desc),
+                       *(Param(f"item{k}", self._entry_forms(i, e))
+                         for k, ((i, _, _), e) in enumerate(zip(changes, old.fields["items"]))),
+                       *(Param(f"new_item{k}", self._entry_forms(v.item_id, e))
+                         for k, ((_, _, v), e) in enumerate(zip(changes, new.fields["items"]))),
+                       self._method_param(user, m)),
+                      before=tuple((f"item{k}", f"new_item{k}") for k in range(len(changes))))
 
     def _exchange_items(self, db, user: _User, rng, config) -> Constraint | None:
         for o in self._orders(user, rng, lambda o: o.status == "delivered"):
@@ -919,7 +1002,8 @@ class RetailTasks:
                 {"order": desc, "items": old, "new_items": new, "payment_method": m_desc},
                 (("exchange_delivered_order_items", o.order_id),),
                 ((o.order_id,), *[(v,) for v in dict.fromkeys(new_ids)],
-                 self._method_terms(m.id, m_desc)))
+                 self._method_terms(m.id, m_desc)),
+                intent=self._item_change_intent(user, o, desc, changes, old, new, m))
         return None
 
     def _return_items(self, db, user: _User, rng, config) -> Constraint | None:
@@ -951,7 +1035,13 @@ class RetailTasks:
                 {"order_id": o.order_id, "item_ids": item_ids, "payment_method_id": m.id},
                 {"order": desc, "items": old, "payment_method": m_desc},
                 (("return_delivered_order_items", o.order_id),),
-                ((o.order_id,), *[(i,) for i, _ in picks], self._method_terms(m.id, m_desc)))
+                ((o.order_id,), *[(i,) for i, _ in picks], self._method_terms(m.id, m_desc)),
+                intent=Intent((self._order_param(user, o, desc),
+                               *(Param(f"item{k}", self._entry_forms(i, e), tuple(
+                                   (x,) for x in items if x not in dict(picks)))
+                                 for k, ((i, _), e) in enumerate(
+                                     zip(picks, old.fields["items"]))),
+                               self._method_param(user, m))))
         return None
 
     def _info_tracking(self, db, user: _User, rng, config) -> Constraint | None:
@@ -983,7 +1073,8 @@ class RetailTasks:
                 total += line.price
             user.used_orders.add(o.order_id)
             return Constraint("info_order_total", {"order_id": o.order_id, "total": total},
-                              {"order": desc}, answer=_money(total))
+                              {"order": desc}, answer=_money(total),
+                              evidence=(("get_order_details", o.order_id),))
         return None
 
     def _info_available_options(self, db, user: _User, rng, config) -> Constraint | None:
@@ -1010,7 +1101,8 @@ class RetailTasks:
             user.used_products.add(pid)
             desc = Description("product", f"the {name}", {"product": name}, pid, proof)
             return Constraint("info_available_options", {"product_id": pid},
-                              {"product": desc}, answer=str(count))
+                              {"product": desc}, answer=str(count),
+                              evidence=(("get_product_details", pid),))
         return None
 
     def _info_gift_card_balance(self, db, user: _User, rng, config) -> Constraint | None:
@@ -1035,9 +1127,9 @@ class RetailTasks:
             row = db.execute("SELECT status FROM orders WHERE order_id = ?",
                              (a["order_id"],)).fetchone()
             return (row is not None and row[0] == "processed"
-                    and mentions_answer(constraint.answer, agent_messages))
+                    and communicated(task, constraint, agent_messages))
         if constraint.answer is not None:
-            return mentions_answer(constraint.answer, agent_messages)
+            return communicated(task, constraint, agent_messages)
         check = getattr(self, f"_check_{t}", None)
         if check is None:
             raise ValueError(f"unknown retail constraint type {t!r}")

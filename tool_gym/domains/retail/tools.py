@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Annotated
 
 from ...core import arithmetic
-from ...core.tools import Category, Entity, ToolError, to_json, tool
+from ...core.tools import Category, Entity, Quotas, ToolError, to_json, tool
 from .tau2 import (
     ORDER_COLUMNS,
     order_record,
@@ -30,6 +30,10 @@ from .tau2 import (
     user_record,
     variant_record,
 )
+
+#: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): tau2's retail
+#: data holds about 3,000 rows in its largest table.
+QUOTAS = Quotas(default_rows=50_000)
 
 UserId = Annotated[str, Entity("user_id")]
 OrderId = Annotated[str, Entity("order_id")]

@@ -31,8 +31,17 @@ import datetime as dt
 
 from ...core.actions import ToolCall
 from ...core.taskkit import RuleTaskKit, SampleContext
-from ...core.tasks import Constraint, Description, Expectation, PlanStep
+from ...core.tasks import Constraint, Description, Expectation, PlanStep, Refusal
 from .generate import STATUSES
+
+#: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
+_NOT_ADMIN_WORDS = (
+    "admin", "admins", "administrator", "administrators", "channel admin", "owner",
+    "permission", "permissions", "not allowed", "rights", "privileges", "role")
+_PRIVATE_WORDS = (
+    "private", "invite", "invites", "invitation", "invited", "invite-only",
+    "invitation-only", "members only", "restricted")
+
 
 __all__ = ["TASKS", "policy_violations"]
 
@@ -460,6 +469,7 @@ def refuse_archive_not_admin(ctx: SampleContext) -> Constraint | None:
         return Constraint(
             "refuse_archive_not_admin", {"channel_id": cid}, refs={"channel": ref},
             answer="admin",
+            refusal=Refusal((cid,), about=(cid, name, *_NOT_ADMIN_WORDS)),
             say=(f"Please archive {ref.text}. Nobody uses it anymore.",
                  f"Can you archive {ref.text} for me?",
                  f"I want {ref.text} archived, please."),
@@ -483,6 +493,8 @@ def refuse_join_private(ctx: SampleContext) -> Constraint | None:
             continue
         return Constraint(
             "refuse_join_private", {"channel_id": cid}, refs={"channel": ref}, answer="invite",
+            refusal=Refusal((("list_invites", ctx.user_id),),
+                            about=(cid, name, *_PRIVATE_WORDS)),
             say=(f"Please add me to {ref.text}.",
                  f"I'd like to join {ref.text}.",
                  f"Can you get me into {ref.text}?"),

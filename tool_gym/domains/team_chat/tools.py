@@ -18,8 +18,13 @@ import re
 import sqlite3
 from typing import Annotated, Literal
 
-from ...core.tools import Category, Entity, ToolError, tool
+from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .generate import NOW
+
+#: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): templates hold
+#: about 4,000 messages.
+QUOTAS = Quotas(rows={"messages": 20_000, "channels": 2_000, "channel_members": 20_000,
+                      "reactions": 20_000, "pins": 5_000, "invites": 5_000})
 
 UserId = Annotated[str, Entity("user_id")]
 WorkspaceId = Annotated[str, Entity("workspace_id")]
