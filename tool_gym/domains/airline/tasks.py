@@ -79,7 +79,6 @@ flight dates, never a scan of a whole table; ``check`` reads a few rows.
 from __future__ import annotations
 
 import hashlib
-import re
 import sqlite3
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -107,7 +106,7 @@ _BASIC_ECONOMY_WORDS = ("basic economy", "basic_economy", "basic-economy", "basi
 
 
 __all__ = ["AirlineTasks", "TASKS", "CONSTRAINT_TYPES", "WRITE_CALLS", "FREE_BAGS",
-           "PERIODS", "mentions_answer", "free_bags"]
+           "PERIODS", "free_bags"]
 
 CABINS = ("basic_economy", "economy", "business")
 #: Free checked bags per passenger by membership, per cabin (spec §3 rule 16).
@@ -351,20 +350,6 @@ def _nonfree_after(old_total: int, old_nonfree: int, new_total: int, free: int) 
     left of the free allowance first."""
     left = max(0, free - (old_total - old_nonfree))
     return old_nonfree + max(0, (new_total - old_total) - left)
-
-
-@lru_cache(maxsize=4096)
-def _answer_pattern(answer: str) -> re.Pattern:
-    # The answer must not be part of a longer word or number ("7" is not found in "17").
-    return re.compile(r"(?<![0-9a-z])" + re.escape(answer.lower()) + r"(?![0-9a-z]|\.[0-9])")
-
-
-def mentions_answer(answer: str, messages: Sequence[str]) -> bool:
-    """Whether ``answer`` occurs in some message, case-insensitively, after removing the
-    message's commas (as tau2's COMMUNICATE check), and not inside a longer number/word."""
-    pattern = _answer_pattern(answer.replace(",", "").lower())
-    return any(pattern.search(m.replace(",", "").lower()) for m in messages
-               if isinstance(m, str))
 
 
 def _fingerprint(db: sqlite3.Connection, reservation_id: str) -> str:

@@ -60,7 +60,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import sqlite3
 from collections import Counter
 from functools import lru_cache
@@ -81,8 +80,7 @@ _PROCESSED_WORDS = (
     "fulfilled", "being prepared", "on its way")
 
 
-__all__ = ["RetailTasks", "TASKS", "REASONS", "CONSTRAINT_TYPES", "WRITE_CALLS", "ADDRESS_KEYS",
-           "mentions_answer"]
+__all__ = ["RetailTasks", "TASKS", "REASONS", "CONSTRAINT_TYPES", "WRITE_CALLS", "ADDRESS_KEYS"]
 
 REASONS = ("no longer needed", "ordered by mistake")
 #: Address fields in the order of the tools' parameters.
@@ -240,20 +238,6 @@ def _join(parts: Sequence[str]) -> str:
 
 def _money(x: float) -> str:
     return f"{round(float(x), 2):.2f}"
-
-
-@lru_cache(maxsize=4096)
-def _answer_pattern(answer: str) -> re.Pattern:
-    # The answer must not be part of a longer word or number ("7" is not found in "17").
-    return re.compile(r"(?<![0-9a-z])" + re.escape(answer.lower()) + r"(?![0-9a-z]|\.[0-9])")
-
-
-def mentions_answer(answer: str, messages: Sequence[str]) -> bool:
-    """Whether ``answer`` occurs in some message, case-insensitively, after removing the
-    message's commas (as tau2's COMMUNICATE check), and not inside a longer number/word."""
-    pattern = _answer_pattern(answer.replace(",", ""))
-    return any(pattern.search(m.replace(",", "").lower()) for m in messages
-               if isinstance(m, str))
 
 
 # --------------------------------------------------------------------------- user context
