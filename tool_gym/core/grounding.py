@@ -82,9 +82,15 @@ _REFUSAL = re.compile(
 
 
 def states_refusal(text: str) -> bool:
-    """Whether ``text`` tells the user that something cannot be done (any common wording)."""
-    return (isinstance(text, str) and len(text) <= MAX_MESSAGE_CHARS
-            and _REFUSAL.search(_facts(text).canon) is not None)
+    """Whether ``text`` tells the user that something cannot be done (any common wording);
+    kept on an :class:`AgentMessage` (the user's checks ask again every turn)."""
+    cached = getattr(text, "_refusal", None)
+    if cached is None:
+        cached = (isinstance(text, str) and len(text) <= MAX_MESSAGE_CHARS
+                  and _REFUSAL.search(_facts(text).canon) is not None)
+        if isinstance(text, AgentMessage):
+            text._refusal = cached
+    return cached
 
 
 def _facts(text: str) -> V.Facts:
@@ -214,6 +220,8 @@ class AgentMessage(str):
     log: EpisodeLog | None
     position: int
     _facts: Any = None
+    _answers: dict | None = None  # (answer, evidence, kind) -> verdict, see answers()
+    _refusal: bool | None = None  # states_refusal(self)
 
     def __new__(cls, text: str, log: EpisodeLog | None = None, position: int = 0):
         obj = super().__new__(cls, text)
@@ -268,11 +276,22 @@ def answers(message: Any, answer: str, evidence: Sequence[Any] = (),
             kind: str | None = None) -> bool:
     """Whether one message is a grounded answer ``answer`` (see the module docstring).
     Inline markdown is read both ways (:func:`tool_gym.core.values.readings`): the message
-    answers when one reading satisfies (a) and (c)."""
+    answers when one reading satisfies (a) and (c). The verdict depends only on the log
+    before the message (append-only), so it is kept on the message: the user asks again
+    every turn."""
     ground = _grounding(message)
     if ground is None or answer is None:
         return False
-    log, position = ground
+    key = (str(answer), tuple(map(str, evidence)), kind)
+    if message._answers is None:
+        message._answers = {}
+    if key not in message._answers:
+        message._answers[key] = _answers(message, *ground, str(answer), evidence, kind)
+    return message._answers[key]
+
+
+def _answers(message: "AgentMessage", log: EpisodeLog, position: int, answer: str,
+             evidence: Sequence[Any], kind: str | None) -> bool:
     if len(message) > MAX_MESSAGE_CHARS:
         return False
     kind = kind or V.kind_of(str(answer))
