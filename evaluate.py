@@ -59,10 +59,12 @@ class Args:
                 "'openai:URL#MODEL' (an OpenAI-compatible server) or 'module:Class' "
                 "(instantiated with no arguments)"})
     split: str = field(default="test", metadata={
-        "help": "task split: 'train' or 'test'", "choices": ("train", "test")})
+        "help": "task split: 'train' or 'test'; with tau2's tasks (--env-kwargs "
+                "'{\"task_source\": \"tau2\"}') also 'all'", "choices": ("train", "test", "all")})
     tasks: typing.Optional[int] = field(default=None, metadata={
         "help": "evaluate the first N task ids of the split (<split>-0 .. <split>-(N-1)); "
-                "default: all 200 test tasks, or 100 train tasks"})
+                "default: all 200 test tasks, or 100 train tasks, or every tau2 task of "
+                "the split"})
     task_ids: typing.Optional[str] = field(default=None, metadata={
         "help": "comma-separated task ids to evaluate instead of --tasks (e.g. test-3,test-7)"})
     trials: int = field(default=4, metadata={
@@ -144,8 +146,30 @@ def start_policy(spec: str):
         raise SystemExit(f"--policy: {error}") from None
 
 
-def resolve_task_ids(args: Args) -> list:
-    """The task ids to evaluate, in evaluation order."""
+def tau2_task_ids(args: Args, env_kwargs: dict) -> list | None:
+    """With ``task_source="tau2"``: tau2's own ids of ``--split`` (in the task file's
+    order); ``None`` for the project's own tasks."""
+    if env_kwargs.get("task_source") != "tau2":
+        if args.split == "all":
+            raise SystemExit("--split all plays tau2's tasks: add --env-kwargs "
+                             "'{\"task_source\": \"tau2\"}' (or use train or test)")
+        return None
+    from tool_gym.tau2.source import load_tasks, locate, split_ids
+
+    domain = gym.spec(args.env.rpartition(":")[2]).kwargs.get("domain")
+    try:
+        files = locate(domain, env_kwargs.get("data"))
+        return split_ids(files, load_tasks(files), args.split)
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"--env-kwargs: {error}") from None
+
+
+def resolve_task_ids(args: Args, tau2_ids: list | None = None) -> list:
+    """The task ids to evaluate, in evaluation order (``tau2_ids``: the split's tau2 ids)."""
+    if tau2_ids is not None and args.task_ids is None:
+        if args.tasks is not None and args.tasks < 1:
+            raise SystemExit(f"--tasks must be positive, got {args.tasks}")
+        return tau2_ids if args.tasks is None else tau2_ids[:args.tasks]
     if args.task_ids is not None:
         if args.tasks is not None:
             raise SystemExit("give --tasks or --task-ids, not both")
@@ -284,6 +308,17 @@ def print_table(summary: dict) -> None:
           + ", ".join(f"{k}: {v}" for k, v in violations["by_kind"].items()) + ")"
           f"   redundant writes {summary['redundant_writes']['total']}")
     print("ended: " + ", ".join(f"{k}: {v}" for k, v in summary["ended"].items()))
+    tau2 = summary.get("tau2")
+    if tau2:
+        print(f"\ntau2 reward (deterministic parts) {tau2['reward_mean']:.3f}   db_match "
+              f"{tau2['db_match_rate']:.3f}   communicate_info "
+              f"{tau2['communicate_info_rate']:.3f}")
+        for group, row in tau2["groups"].items():
+            print(f"  {group:<34} tasks {row['tasks']:>4}   pass^1 {row['pass_hat_1']:.3f}")
+        if tau2["tasks_with_rejected_gold_writes"]:
+            print(f"  tasks {', '.join(tau2['tasks_with_rejected_gold_writes'])}: a gold write "
+                  f"that tau2's own tool rejects; counted as tau2 counts them (the gold "
+                  f"database leaves that write out)")
 
 
 def plot(summary: dict, path: Path, title: str) -> None:
@@ -324,7 +359,7 @@ def main(argv=None) -> dict:
     if not isinstance(env_kwargs, dict):
         raise SystemExit("--env-kwargs must be a JSON object")
     check_args(args)
-    task_ids = resolve_task_ids(args)
+    task_ids = resolve_task_ids(args, tau2_task_ids(args, env_kwargs))
     policy = start_policy(args.policy)  # a module:Class policy: built now, in its own process
     try:
         return run(args, env_kwargs, task_ids, policy)

@@ -57,3 +57,18 @@ class OraclePolicy:
             return step.say
         raise ValueError(f"plan step {self.position - 1} of task {self.task_id!r} has neither "
                          f"a call nor a message: {step!r}")
+
+
+class NeverWritesPolicy(OraclePolicy):
+    """The oracle's plan without its writes: it identifies the user, reads, proposes and
+    says everything the oracle says, and changes nothing (a probe: it must lose every task
+    that needs a write)."""
+
+    def reset_privileged(self, observation: str, info: dict, access: OracleAccess) -> None:
+        from tool_gym.core.domain import get_domain
+        from tool_gym.core.tools import Category
+
+        super().reset_privileged(observation, info, access)
+        toolbox = get_domain(access.task.domain).toolbox
+        self.steps = [s for s in self.steps if s.call is None or s.call.name not in toolbox
+                      or toolbox[s.call.name].category is not Category.WRITE]

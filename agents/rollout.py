@@ -83,6 +83,11 @@ def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | N
             redundant_writes=int(verification.get("redundant_writes", 0)),
             ended=str(verification.get("ended", "")),
         )
+        tau2 = verification.get("tau2")
+        if tau2:  # tau2's own tasks: its deterministic reward, NL assertions unjudged
+            record["tau2"] = {k: tau2[k] for k in ("db_match", "communicate_info", "reward",
+                                                   "nl_assertions_unchecked",
+                                                   "rejected_gold_writes")}
     else:
         task = getattr(getattr(env, "unwrapped", env), "task", None)
         constraints = getattr(task, "constraints", None) or ()

