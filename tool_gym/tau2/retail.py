@@ -441,7 +441,7 @@ def _difference(diff: float, method: str) -> str:
         return f"The price difference of ${_money(diff)} will be charged to {method}."
     if diff < 0:
         return f"The price difference of ${_money(-diff)} will be refunded to {method}."
-    return f"There is no price difference; any difference would be settled with {method}."
+    return f"The price stays the same; {method} stays on file for any difference."
 
 
 # ----------------------------------------------------------------------------- refusals
