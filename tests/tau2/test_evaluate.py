@@ -25,7 +25,10 @@ def test_oracle_on_tau2_ids(tmp_path):
     assert summary["pass_hat_k"]["1"] == 1.0
     tau2 = summary["tau2"]
     assert tau2["reward_mean"] == 1.0 and tau2["db_match_rate"] == 1.0
-    assert tau2["groups"]["NL assertions unchecked"]["tasks"] == 3
+    # tasks whose reward basis has NL assertions are reported apart (their number depends
+    # on the task file's version)
+    assert sum(row["tasks"] for row in tau2["groups"].values()) == 3
+    assert all(row["pass_hat_1"] == 1.0 for row in tau2["groups"].values())
     lines = (tmp_path / "episodes.jsonl").read_text().splitlines()
     assert all(json.loads(line)["tau2"]["db_match"] for line in lines)
 
