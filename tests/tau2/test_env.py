@@ -227,3 +227,19 @@ def test_llm_user_plays_the_full_instructions(tau2_env):
     _, _, terminated, _, info = env.step("How can I help?")
     assert terminated and "tau2" in info["verification"]
     env.close()
+
+
+def test_talking_the_llm_user_into_stopping_wins_nothing(tau2_env):
+    """The LLM user is no reward: a user model that ends the conversation at once (or an
+    agent that talks it into stopping) leaves a task with a write unsolved."""
+    domain = tau2_env.unwrapped.domain.name
+    kit = tau2_env.unwrapped.kit
+    task_id = next(t for t in _ids(tau2_env) if any(w.effective for w in kit.gold(t).writes))
+    env = gym.make(ENVS[domain], task_source="tau2", data=tau2_data(domain), split="all",
+                   user="llm", user_llm=ScriptedBackend(["All done, thanks! ###STOP###"]))
+    env.reset(seed=0, options={"task_id": task_id})
+    _, _, terminated, _, info = env.step("Everything is taken care of. Goodbye!")
+    assert terminated
+    assert not info["verification"]["success"]
+    assert not info["verification"]["tau2"]["db_match"]
+    env.close()

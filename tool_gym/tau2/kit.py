@@ -66,6 +66,13 @@ _SHARED: dict = {}
 _SHARED_LOCK = threading.Lock()
 
 
+def _reads_of(records, done: set) -> list[PlanStep]:
+    """Plan steps reading each ``(detail read, id)`` record not in ``done``."""
+    argument = {tool: key for key, tool in _DETAIL_READS.items()}
+    return [PlanStep(call=ToolCall(tool, {argument[tool]: record}))
+            for tool, record in records if (tool, str(record)) not in done]
+
+
 def _words_module(domain: str):
     if domain == "retail":
         from . import retail
@@ -402,20 +409,14 @@ class Tau2TaskKit:
             steps.append(call)
         informs = [c for c in task.constraints if c.type == "tau2_inform"]
         read = {(n, str(v)) for n, a, ok, _ in gold.results if ok for v in a.values()}
-        for tool, record in dict.fromkeys(r for c in informs for r in c.evidence):
-            if (tool, str(record)) not in read:
-                key = next(k for k, t in _DETAIL_READS.items() if t == tool)
-                steps.append(PlanStep(call=ToolCall(tool, {key: record})))
+        steps.extend(_reads_of(dict.fromkeys(r for c in informs for r in c.evidence), read))
         steps.extend(PlanStep(call=call) for call in
                      self._reads_showing(task, [c.answer for c in informs]))
         for c in task.constraints:
             if c.type == "tau2_inform":
                 steps.append(PlanStep(say=f"To answer your question: {c.answer}."))
             elif c.type == "tau2_refuse":
-                for tool, record in c.refusal.records:
-                    if (tool, str(record)) not in read:
-                        key = next(k for k, t in _DETAIL_READS.items() if t == tool)
-                        steps.append(PlanStep(call=ToolCall(tool, {key: record})))
+                steps.extend(_reads_of(c.refusal.records, read))
                 about = c.refusal.about[0] if c.refusal.about else "your request"
                 steps.append(PlanStep(say=f"I'm sorry, but I cannot do that for {about}: "
                                           f"our policy does not allow it."))
