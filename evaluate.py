@@ -14,8 +14,8 @@ runs with the same arguments (interrupted or not) write byte-identical files.
 
 A policy sees only the observation and the info, as an agent would: a ``module:Class``
 policy is built and played in a process of its own that holds no env
-(``agents/isolation.py``), and only ``--policy oracle`` is handed the hidden task
-(``agents/privileged.py``). A wrong ``--env``, ``--env-kwargs`` or ``--policy`` stops the
+(``tool_gym/agents/isolation.py``), and only ``--policy oracle`` is handed the hidden task
+(``tool_gym/agents/privileged.py``). A wrong ``--env``, ``--env-kwargs`` or ``--policy`` stops the
 run with one line before any work.
 
 ``--ray`` spreads the episodes over Ray (``pip install "tool_gym[distributed]"``): a local
@@ -23,7 +23,7 @@ run with one line before any work.
 cluster. A pool of workers, each holding one env and one policy, plays the same episodes
 with the same seeds; each is appended to the same file as it finishes (in completion
 order), and the final rewrite, the summary and resuming are the same as without Ray, so
-the files are byte-identical to a local run's (see ``agents/distributed.py``).
+the files are byte-identical to a local run's (see ``tool_gym/agents/distributed.py``).
 """
 
 import argparse
@@ -43,10 +43,10 @@ import gymnasium as gym
 from tqdm import tqdm
 
 import tool_gym  # noqa: F401  (registers the environments)
-from agents.isolation import load_policy_isolated, needs_isolation
-from agents.policy import check_policy_spec
-from agents.privileged import privileged_spec
-from agents.rollout import run_episode
+from tool_gym.agents.isolation import load_policy_isolated, needs_isolation
+from tool_gym.agents.policy import check_policy_spec
+from tool_gym.agents.privileged import privileged_spec
+from tool_gym.agents.rollout import run_episode
 from tool_gym.core.metrics import summarize
 
 
@@ -135,7 +135,7 @@ def check_args(args: Args) -> None:
 
 
 def start_policy(spec: str):
-    """A ``module:Class`` policy started now, in its own process (``agents.isolation``),
+    """A ``module:Class`` policy started now, in its own process (``tool_gym.agents.isolation``),
     so that a spec that cannot be built stops the run before any work; ``None`` for the
     library's policies (built where they play)."""
     if not needs_isolation(spec):
@@ -280,7 +280,7 @@ def play_local(env_id: str, env_kwargs: dict, policy_spec: str, jobs: list,
 
 def play_ray(args: "Args", env_kwargs: dict, jobs: list):
     """Play ``jobs`` on Ray (``--ray``); yield as :func:`play_local`, in completion order."""
-    from agents import distributed
+    from tool_gym.agents import distributed
 
     with distributed.session(args.ray, args.ray_cpus) as ray:
         workers = args.ray_cpus if args.ray not in (None, "", "local") else None

@@ -15,7 +15,7 @@ The script reads top to bottom:
    dataset with tools (``OUT/sft_data``), TRL's ``SFTTrainer`` trains on the assistant
    turns;
 4. GRPO (``--algo grpo``): TRL's ``GRPOTrainer`` with a ``rollout_func`` that plays B x G
-   episodes in lockstep (``agents.rollouts``), only the model's tokens in the loss
+   episodes in lockstep (``tool_gym.agents.rollouts``), only the model's tokens in the loss
    (``env_mask``), the environment's return as the reward;
 5. the held-out score after training, ``OUT/final`` (the trained model) and
    ``OUT/results.json``.
@@ -127,7 +127,7 @@ def parse_args(argv=None) -> Args:
 def build_or_load_model(args: Args, out: Path, env_kwargs: dict):
     """``(model, tokenizer, path)``: the tiny model built once in ``OUT/tiny-init``, or a
     local model."""
-    from agents.tiny import TinyConfig, build_tiny_model, env_texts
+    from tool_gym.agents.tiny import TinyConfig, build_tiny_model, env_texts
     from tool_gym.llm.transformers_backend import load_model
 
     path = args.model
@@ -144,7 +144,7 @@ def build_or_load_model(args: Args, out: Path, env_kwargs: dict):
 
 def held_out(model, tokenizer, args: Args, env_kwargs: dict) -> dict:
     """Greedy episodes on the first ``--eval-tasks`` test tasks."""
-    from agents.rollouts import RolloutConfig, evaluate_model
+    from tool_gym.agents.rollouts import RolloutConfig, evaluate_model
 
     config = RolloutConfig(max_new_tokens=args.max_new_tokens, max_turns=args.max_turns,
                            max_context=args.max_context, temperature=0.0, seed=args.seed)
@@ -190,7 +190,7 @@ def common_kwargs(args: Args, phase_dir: Path, steps: int) -> dict:
 def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: int, lr: float):
     from trl import SFTConfig
 
-    from agents.sft import SFTDataConfig, collect_verified, export_dataset, make_sft_trainer
+    from tool_gym.agents.sft import SFTDataConfig, collect_verified, export_dataset, make_sft_trainer
 
     phase = out / "sft"
     data = SFTDataConfig(env_id=args.env, env_kwargs=env_kwargs, policy=args.sft_policy,
@@ -214,8 +214,8 @@ def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: in
 def run_grpo(model, tokenizer, args: Args, out: Path, env_kwargs: dict, path: str):
     from trl import GRPOConfig
 
-    from agents.grpo import EnvGRPOConfig, make_grpo_trainer
-    from agents.rollouts import RolloutConfig
+    from tool_gym.agents.grpo import EnvGRPOConfig, make_grpo_trainer
+    from tool_gym.agents.rollouts import RolloutConfig
     from tool_gym.llm.transformers_backend import resolve_model_path
 
     # TRL loads the KL reference (beta > 0) from the model's own path: the same weights.
@@ -260,7 +260,7 @@ def check_args(args) -> None:
     import gymnasium as gym
 
     import tool_gym  # noqa: F401  (registers the ids)
-    from agents.policy import check_policy_spec
+    from tool_gym.agents.policy import check_policy_spec
 
     try:
         env_kwargs = json.loads(args.env_kwargs)
@@ -275,7 +275,7 @@ def check_args(args) -> None:
                          f"are listed in README.md (e.g. ToolCall-Simple-v0)") from None
     sft_steps = args.steps if args.algo == "sft" else args.warm_start_steps
     if sft_steps > 0:
-        from agents.isolation import IsolatedPolicy, needs_isolation
+        from tool_gym.agents.isolation import IsolatedPolicy, needs_isolation
 
         try:
             check_policy_spec(args.sft_policy, imports=False)

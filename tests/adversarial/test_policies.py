@@ -7,9 +7,9 @@ import gymnasium as gym
 import pytest
 
 import tool_gym  # noqa: F401
-from agents.adversarial import (ADVERSARIES, ASK_IDENTITY, PROBES, REFUSAL, CatchAllPolicy, Memory,
+from tool_gym.agents.adversarial import (ADVERSARIES, ASK_IDENTITY, PROBES, REFUSAL, CatchAllPolicy, Memory,
                                 RefusalPolicy, SpamReadPolicy, SprayPolicy, TransferPolicy)
-from agents.policy import Policy, load_policy
+from tool_gym.agents.policy import Policy, load_policy
 from tool_gym.core.actions import parse_action
 
 
@@ -30,7 +30,7 @@ def _episode(env_id: str, policy, task_id: str = "test-0", seed: int = 0):
 @pytest.mark.parametrize("name", [*ADVERSARIES, *PROBES])
 def test_loadable_as_module_class_and_a_policy(name):
     cls = {**ADVERSARIES, **PROBES}[name]
-    policy = load_policy(f"agents.adversarial:{cls.__name__}")
+    policy = load_policy(f"tool_gym.agents.adversarial:{cls.__name__}")
     assert isinstance(policy, Policy)
     assert type(policy) is cls
 

@@ -6,10 +6,10 @@ import gymnasium as gym
 import pytest
 
 import tool_gym
-from agents.oracle import OraclePolicy
-from agents.privileged import OracleAccess, is_privileged
-from agents.rollout import run_episode
-from agents.styles import (CONFIRMATIONS, STYLES, FormatsPolicy, MarkdownPolicy, NamesPolicy,
+from tool_gym.agents.oracle import OraclePolicy
+from tool_gym.agents.privileged import OracleAccess, is_privileged
+from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.styles import (CONFIRMATIONS, STYLES, FormatsPolicy, MarkdownPolicy, NamesPolicy,
                            TersePolicy, VerbosePolicy)
 
 

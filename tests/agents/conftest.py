@@ -14,7 +14,7 @@ def tiny_dir(tmp_path_factory):
     torch = pytest.importorskip("torch")
     pytest.importorskip("transformers")
     torch.set_num_threads(1)  # tiny matrices: threads only contend on a shared machine
-    from agents.tiny import build_tiny_model, env_texts
+    from tool_gym.agents.tiny import build_tiny_model, env_texts
 
     from .fake_env import ENV_ID
     from .lockstep_env import ENV_ID as LOCKSTEP_ID

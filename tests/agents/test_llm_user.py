@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import tool_gym  # noqa: F401
-from agents import OraclePolicy
-from agents.privileged import OracleAccess
+from tool_gym.agents import OraclePolicy
+from tool_gym.agents.privileged import OracleAccess
 from tool_gym.core.llm_user import GUARDRAILS, LLMUser
 from tool_gym.core.users import STOP
 

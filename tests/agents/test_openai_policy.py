@@ -7,9 +7,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import gymnasium as gym
 import pytest
 
-from agents import load_policy
-from agents.openai_policy import OpenAIPolicy, parse_spec
-from agents.rollout import run_episode
+from tool_gym.agents import load_policy
+from tool_gym.agents.openai_policy import OpenAIPolicy, parse_spec
+from tool_gym.agents.rollout import run_episode
 
 from .lockstep_env import ENV_ID
 

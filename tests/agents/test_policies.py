@@ -4,9 +4,9 @@ import textwrap
 import gymnasium as gym
 import pytest
 
-from agents import OraclePolicy, Policy, RandomPolicy, load_policy
-from agents.privileged import OracleAccess
-from agents.rollout import run_episode
+from tool_gym.agents import OraclePolicy, Policy, RandomPolicy, load_policy
+from tool_gym.agents.privileged import OracleAccess
+from tool_gym.agents.rollout import run_episode
 from tests.agents.fake_env import ENV_ID, TOOLS, FakeToolEnv
 from tool_gym.core.actions import parse_action
 
@@ -118,10 +118,10 @@ def test_load_policy_builtins():
     assert isinstance(policy, Policy)
     with pytest.raises(ValueError, match="no local model"):
         load_policy("hf:/nonexistent/model")
-    from agents.openai_policy import OpenAIPolicy
+    from tool_gym.agents.openai_policy import OpenAIPolicy
     assert isinstance(load_policy("openai:http://127.0.0.1:9/v1#m"), OpenAIPolicy)
-    for spec in ("", "nope", "agents.policy:Missing", "no_such_module_xyz:Policy",
-                 "agents.policy:_WORDS"):
+    for spec in ("", "nope", "tool_gym.agents.policy:Missing", "no_such_module_xyz:Policy",
+                 "tool_gym.agents.policy:_WORDS"):
         with pytest.raises(ValueError):
             load_policy(spec)
 

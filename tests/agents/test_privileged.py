@@ -11,11 +11,11 @@ import gymnasium as gym
 import pytest
 
 import evaluate
-from agents import OraclePolicy, RandomPolicy, load_policy
-from agents.isolation import IsolatedPolicy
-from agents.privileged import OracleAccess, is_privileged, privileged_spec, reset_policy
-from agents.rollout import run_episode
-from agents.sft import SFTDataConfig, collect_verified
+from tool_gym.agents import OraclePolicy, RandomPolicy, load_policy
+from tool_gym.agents.isolation import IsolatedPolicy
+from tool_gym.agents.privileged import OracleAccess, is_privileged, privileged_spec, reset_policy
+from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.sft import SFTDataConfig, collect_verified
 from tests.agents.fake_env import ENV_ID
 
 SNOOP = textwrap.dedent('''
@@ -90,7 +90,7 @@ SNOOP = textwrap.dedent('''
 
 
     def make_oracle():
-        from agents.oracle import OraclePolicy
+        from tool_gym.agents.oracle import OraclePolicy
 
         return OraclePolicy()
 ''')
@@ -152,11 +152,11 @@ def test_a_module_class_policy_is_never_privileged(snoop, tmp_path):
     assert entries(log)[0]["call"] == "reset"
     assert all(e["call"] != "reset_privileged" for e in entries(log))
     with pytest.raises(ValueError, match="never privileged"):
-        load_policy("agents.oracle:OraclePolicy")
+        load_policy("tool_gym.agents.oracle:OraclePolicy")
     with pytest.raises(ValueError, match="never privileged"):
         load_policy("snoop_policy_mod:make_oracle")  # a factory that returns the oracle
     with pytest.raises(SystemExit, match="never privileged"):
-        evaluate.main(["--env", ENV_ID, "--policy", "agents.oracle:OraclePolicy",
+        evaluate.main(["--env", ENV_ID, "--policy", "tool_gym.agents.oracle:OraclePolicy",
                        "--tasks", "1", "--out", str(tmp_path / "no")])
     assert not (tmp_path / "no").exists()  # refused before any work
     assert privileged_spec("oracle") and privileged_spec(" oracle ")
@@ -218,7 +218,7 @@ def test_isolated_policy_errors_are_one_line_or_re_raised(snoop, tmp_path):
 
 
 def test_ray_workers_run_a_module_class_policy_apart(snoop):
-    from agents.distributed import EpisodeWorker
+    from tool_gym.agents.distributed import EpisodeWorker
 
     _, log = snoop
     worker = EpisodeWorker(ENV_ID, {}, "snoop_policy_mod:Snoop")  # the actor's class, no Ray

@@ -9,7 +9,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from agents.tiny import TinyConfig, build_tiny_model  # noqa: E402
+from tool_gym.agents.tiny import TinyConfig, build_tiny_model  # noqa: E402
 from tool_gym.llm.transformers_backend import ChatFormat, load_model  # noqa: E402
 
 TOOLS = [{"type": "function", "function": {

@@ -14,10 +14,10 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-import agents  # noqa: E402
-from agents import load_policy  # noqa: E402
-from agents.rollout import run_episode  # noqa: E402
-from agents.transformers_policy import TransformersPolicy, observation_message  # noqa: E402
+import tool_gym.agents  # noqa: E402
+from tool_gym.agents import load_policy  # noqa: E402
+from tool_gym.agents.rollout import run_episode  # noqa: E402
+from tool_gym.agents.transformers_policy import TransformersPolicy, observation_message  # noqa: E402
 from tool_gym.llm.transformers_backend import TransformersBackend  # noqa: E402
 
 from .lockstep_env import ENV_ID, TOOLS  # noqa: E402
@@ -26,10 +26,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_importing_agents_and_tool_gym_does_not_import_torch():
-    code = ("import sys, tool_gym, agents, agents.policy, tool_gym.core.llm_user, "
-            "tool_gym.llm.transformers_backend, agents.transformers_policy; "
+    code = ("import sys, tool_gym, tool_gym.agents.policy, tool_gym.core.llm_user, "
+            "tool_gym.llm.transformers_backend, tool_gym.agents.transformers_policy; "
             "assert 'torch' not in sys.modules and 'transformers' not in sys.modules; "
-            "agents.TransformersPolicy; assert 'torch' not in sys.modules")
+            "tool_gym.agents.TransformersPolicy; assert 'torch' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT,
                    env=dict(os.environ, PYTHONPATH=str(ROOT)))
 
@@ -44,7 +44,7 @@ def test_observation_roles():
 
 def test_hf_policy_plays_episodes_reproducibly(tiny_dir):
     policy = load_policy(f"hf:{tiny_dir}", max_new_tokens=12, temperature=1.0, seed=5)
-    assert isinstance(policy, TransformersPolicy) and isinstance(policy, agents.Policy)
+    assert isinstance(policy, TransformersPolicy) and isinstance(policy, tool_gym.agents.Policy)
     env = gym.make(ENV_ID)
     first = [run_episode(env, policy, seed=s, task_id=f"test-{s}") for s in (1, 2)]
     again = [run_episode(env, policy, seed=s, task_id=f"test-{s}") for s in (2, 1)][::-1]

@@ -2,8 +2,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from agents import OraclePolicy
-from agents.rollout import run_episode
+from tool_gym.agents import OraclePolicy
+from tool_gym.agents.rollout import run_episode
 from tool_gym.core import domain as domain_table
 from tool_gym.core.taskkit import mentions_answer, split_of
 from tool_gym.core.tasks import SamplerConfig, Task

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from agents.oracle import OraclePolicy
-from agents.privileged import OracleAccess
+from tool_gym.agents.oracle import OraclePolicy
+from tool_gym.agents.privileged import OracleAccess
 from tool_gym.core.actions import ToolCall
 from tool_gym.core.domain import DOMAINS, get_domain
 from tool_gym.envs.tool_env import ToolEnv

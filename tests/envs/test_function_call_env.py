@@ -236,8 +236,8 @@ def test_bfcl_source_filters_and_dots():
 
 
 def test_splits_and_the_oracle_of_evaluate():
-    from agents.oracle import OraclePolicy
-    from agents.rollout import run_episode
+    from tool_gym.agents.oracle import OraclePolicy
+    from tool_gym.agents.rollout import run_episode
 
     env = gym.make("ToolCall-v0", split="test")
     ids = {env.reset(seed=s)[1]["task_id"] for s in range(10)}

@@ -10,8 +10,8 @@ import gymnasium as gym
 import pytest
 
 import tool_gym  # noqa: F401  (registers the ids)
-from agents import OraclePolicy, RandomPolicy
-from agents.privileged import OracleAccess
+from tool_gym.agents import OraclePolicy, RandomPolicy
+from tool_gym.agents.privileged import OracleAccess
 from tool_gym.envs.function_call_env import FunctionCallEnv
 from tool_gym.envs.tool_env import ToolEnv
 

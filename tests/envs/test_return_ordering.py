@@ -11,7 +11,7 @@ import pytest
 
 import tool_gym
 from tool_gym.core.actions import ToolCall
-from agents.privileged import OracleAccess
+from tool_gym.agents.privileged import OracleAccess
 from tool_gym.core.rewards import RewardConfig
 from tool_gym.core.tools import Category
 from tool_gym.envs.function_call_env import AnswerKit
@@ -49,7 +49,7 @@ def _reads(env) -> tuple[ToolCall, list[ToolCall]]:
 
 def _play(env, task_id: str, kind: str) -> tuple[float, float, dict, list[float]]:
     """(return, sum of the non-final step rewards, final verification, validities)."""
-    from agents.oracle import OraclePolicy
+    from tool_gym.agents.oracle import OraclePolicy
 
     observation, info = env.reset(seed=0, options={"task_id": task_id})
     oracle = None

@@ -79,8 +79,8 @@ def test_time_limit_in_a_vector_env():
 def test_a_task_done_before_the_cut_succeeds():
     """The oracle cut one step before it would have ended: the state as it stands
     decides (writes done: success; an answer not yet given: failure)."""
-    from agents.oracle import OraclePolicy
-    from agents.privileged import OracleAccess
+    from tool_gym.agents.oracle import OraclePolicy
+    from tool_gym.agents.privileged import OracleAccess
 
     outcomes = []
     for n in range(8):

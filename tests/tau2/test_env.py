@@ -11,11 +11,11 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import tool_gym  # noqa: F401
-from agents.adversarial import ADVERSARIES, PROBES
-from agents.oracle import NeverWritesPolicy, OraclePolicy
-from agents.privileged import OracleAccess
-from agents.rollout import run_episode
-from agents.styles import STYLES
+from tool_gym.agents.adversarial import ADVERSARIES, PROBES
+from tool_gym.agents.oracle import NeverWritesPolicy, OraclePolicy
+from tool_gym.agents.privileged import OracleAccess
+from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.styles import STYLES
 
 from .conftest import tau2_data
 

@@ -109,7 +109,7 @@ def _mean(values: Sequence[float]) -> float:
 
 def summarize(episodes: Sequence[Mapping[str, Any]], max_k: int, confidence: float = 0.95,
               resamples: int = 1000, seed: int = 0) -> dict[str, Any]:
-    """Everything an evaluation reports, from episode records (see ``agents.rollout``).
+    """Everything an evaluation reports, from episode records (see ``tool_gym.agents.rollout``).
 
     Each episode needs ``task_id`` and ``success``; ``score``, ``turns``, ``tool_calls``,
     ``reward``, ``violations``, ``violation_counts``, ``redundant_writes``, ``ended`` and

@@ -98,7 +98,7 @@ class _Step:
 
 
 class AnswerKit:
-    """What ``agents.OraclePolicy`` reads: ``plan(task)`` is one step, the reference answer
+    """What ``tool_gym.agents.OraclePolicy`` reads: ``plan(task)`` is one step, the reference answer
     (all calls in one action, or a reply without a call when none is right)."""
 
     @staticmethod

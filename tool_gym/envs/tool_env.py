@@ -116,7 +116,7 @@ class ToolEnv(gym.Env):
     the hidden constraints and the reward's parts) and, with a user that reports,
     ``info["user_report"]``. Before the final step nothing in ``info`` names the hidden task
     (its ids, values or answers); a policy gets no other channel to it
-    (``agents.privileged``).
+    (``tool_gym.agents.privileged``).
 
     ## Arguments
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from agents import OraclePolicy, RandomPolicy
-from agents.rollout import run_episode
+from tool_gym.agents import OraclePolicy, RandomPolicy
+from tool_gym.agents.rollout import run_episode
 from tool_gym.core.grounding import EpisodeLog, replay
 from tool_gym.core.actions import ToolCall
 from tool_gym.core.sandbox import Sandbox

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from agents import OraclePolicy, RandomPolicy
-from agents.rollout import run_episode
+from tool_gym.agents import OraclePolicy, RandomPolicy
+from tool_gym.agents.rollout import run_episode
 from tool_gym.core.grounding import replay
 from tool_gym.core.sandbox import Sandbox
 from tool_gym.core.tasks import SamplerConfig, Task

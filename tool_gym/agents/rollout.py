@@ -22,10 +22,10 @@ def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | N
 
     The env is reset with ``seed`` and ``options={"task_id": task_id}`` (no option when
     ``task_id`` is ``None``); the policy is reset with the opening observation and the
-    info, never the env (:func:`agents.privileged.reset_policy`: with ``privileged`` it is
+    info, never the env (:func:`tool_gym.agents.privileged.reset_policy`: with ``privileged`` it is
     a privileged policy started with the episode's hidden task; ``None`` grants that only
     to the library's own oracle, by exact type; callers running a user's policy spec pass
-    :func:`agents.privileged.privileged_spec` of it); then ``policy.act`` drives
+    :func:`tool_gym.agents.privileged.privileged_spec` of it); then ``policy.act`` drives
     ``env.step`` until the episode terminates or is truncated (or after ``max_steps``
     steps, recorded as ``ended="max_steps"``).
 

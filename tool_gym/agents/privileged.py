@@ -1,8 +1,8 @@
 """The privileged side door: how the reference oracle, and only it, learns the hidden task.
 
-A :class:`~agents.policy.Policy` sees what an LLM agent sees: ``reset(observation, info)``
+A :class:`~tool_gym.agents.policy.Policy` sees what an LLM agent sees: ``reset(observation, info)``
 and ``act(observation, info)``, never the env. A policy that must know the hidden task (the
-reference :class:`~agents.oracle.OraclePolicy`, which plays the task kit's plan) implements
+reference :class:`~tool_gym.agents.oracle.OraclePolicy`, which plays the task kit's plan) implements
 :class:`PrivilegedPolicy` instead: ``reset_privileged(observation, info, access)``, where
 ``access`` is an :class:`OracleAccess` (the episode's task and its kit) taken from the env by
 the episode loop.
@@ -12,7 +12,7 @@ Who gets the access is decided by the caller, never by the policy object:
 - ``evaluate.py``, the Ray workers and SFT data collection grant it exactly when the policy
   spec is ``"oracle"`` (:func:`privileged_spec`); a ``module:Class`` policy never gets it;
 - library code that builds a policy itself (tests, benchmarks, trajectory synthesis) may
-  let :func:`agents.rollout.run_episode` decide by type (:func:`is_privileged`): only an
+  let :func:`tool_gym.agents.rollout.run_episode` decide by type (:func:`is_privileged`): only an
   instance whose exact class is the library's own oracle is privileged, not a subclass.
 """
 

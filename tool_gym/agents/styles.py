@@ -1,7 +1,7 @@
 """Style agents: the oracle's tool calls, every message worded in another agent's style.
 
 A style agent plays the task kit's reference plan through the oracle's privileged
-interface (it is an :class:`~agents.oracle.OraclePolicy`): every tool call is exactly the
+interface (it is an :class:`~tool_gym.agents.oracle.OraclePolicy`): every tool call is exactly the
 oracle's, every ``say`` step is rewritten. They test the other side of reward integrity:
 an agent that does the right thing must be paid for it whatever its wording, so the
 scripted user and the answer checks must accept each style (issue #11, item 4).
@@ -21,7 +21,7 @@ Every style asks for confirmation in varied words ("Does this look correct?", "S
 good?", "Shall I proceed?", ...) drawn from a generator reseeded at every ``reset`` from
 ``seed``, the task id and the opening message, so an episode's wording depends on that
 episode only. Like the oracle they are privileged policies
-(:mod:`agents.privileged`: started by ``reset_privileged`` with the hidden task). Only
+(:mod:`tool_gym.agents.privileged`: started by ``reset_privileged`` with the hidden task). Only
 library code grants them that access, explicitly (``run_episode(...,
 privileged=True)``, as ``tests/adversarial`` and ``benchmarks/integrity.py`` do);
 ``evaluate.py`` grants it to ``--policy oracle`` alone.

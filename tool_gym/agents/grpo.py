@@ -2,7 +2,7 @@
 
 TRL draws ``B`` prompts and repeats each ``G`` times; its ``rollout_func`` hook hands
 them to us. Every prompt names an episode (a task id and a reset seed, carried on the
-prompt's message); :class:`~agents.rollouts.BatchedRollouts` plays the ``B x G`` episodes
+prompt's message); :class:`~tool_gym.agents.rollouts.BatchedRollouts` plays the ``B x G`` episodes
 in lockstep with the model being trained, and returns, per episode, the prompt ids, the
 completion ids (model turns and environment replies), the sampling log-probabilities and
 ``env_mask`` (1 on the model's tokens, 0 on the environment's, so that only the model's
@@ -14,7 +14,7 @@ Logged besides TRL's own metrics (reward mean and spread, KL when ``beta > 0``):
 ``env/success_rate``, ``env/score``, ``env/validity``, ``env/turns``,
 ``rollout/tokens_per_second`` and ``rollout/episodes_per_second``.
 
-    from agents.grpo import EnvGRPOConfig, make_grpo_trainer
+    from tool_gym.agents.grpo import EnvGRPOConfig, make_grpo_trainer
     trainer = make_grpo_trainer(model, tokenizer, EnvGRPOConfig(env_id="ToolRetail-v0"),
                                 grpo_args)
     trainer.train()
@@ -43,7 +43,7 @@ class EnvGRPOConfig:
         train_tasks: number of training task ids (``train-0`` ..) in the prompt dataset.
         task_offset: first training task index (keep SFT and GRPO tasks apart).
         seed: base of the reset seeds (each task gets its own).
-        rollout: the :class:`~agents.rollouts.RolloutConfig` of training rollouts.
+        rollout: the :class:`~tool_gym.agents.rollouts.RolloutConfig` of training rollouts.
     """
 
     env_id: str = "ToolRetail-v0"
@@ -67,7 +67,7 @@ def episode_dataset(task_ids: list[str], seed: int = 0):
 def _episode(prompt: Any) -> tuple[str | None, int | None]:
     message = prompt[-1] if isinstance(prompt, list) and prompt else {}
     if not isinstance(message, dict) or TASK_KEY not in message:
-        raise ValueError("a GRPO prompt must come from agents.grpo.episode_dataset (its "
+        raise ValueError("a GRPO prompt must come from tool_gym.agents.grpo.episode_dataset (its "
                          f"message names the task); got {prompt!r:.200}")
     return message[TASK_KEY], message.get(SEED_KEY)
 
@@ -117,7 +117,7 @@ def env_reward(completions, env_reward=None, env_success=None, env_score=None,
     """The environment's return of each episode (a TRL reward function); logs the
     episode metrics on the way."""
     if env_reward is None:
-        raise ValueError("env_reward needs the rollout_func of agents.grpo")
+        raise ValueError("env_reward needs the rollout_func of tool_gym.agents.grpo")
     if log_metric is not None:
         log_metric("env/success_rate", statistics.fmean(env_success))
         log_metric("env/score", statistics.fmean(env_score))

@@ -15,7 +15,7 @@ the reference solution (``tests/adversarial``, ``benchmarks/integrity.py``).
   #A, #B and #C?") and performs all those writes after any yes.
 - :class:`EchoPolicy`: repeats the user's last message and the last tool result back.
 - :class:`TransferPolicy`: calls the domain's transfer-to-human tool at once.
-- :class:`RandomPolicy`: :class:`agents.policy.RandomPolicy`.
+- :class:`RandomPolicy`: :class:`tool_gym.agents.policy.RandomPolicy`.
 - :class:`WriteEverythingPolicy`: asks a vague "shall I go ahead?", then makes every write
   it can fill, whatever the answer.
 - :class:`StatusDumpPolicy`: reads everything, then states every field of every record it
@@ -26,9 +26,9 @@ the reference solution (``tests/adversarial``, ``benchmarks/integrity.py``).
   every request.
 
 All are deterministic by seed: the generator is reseeded at every ``reset`` from ``seed``,
-the task id and the opening message (as :class:`~agents.policy.RandomPolicy`), so an
+the task id and the opening message (as :class:`~tool_gym.agents.policy.RandomPolicy`), so an
 episode's actions depend on that episode only. Each is loadable by ``evaluate.py`` as
-``agents.adversarial:<Class>``.
+``tool_gym.agents.adversarial:<Class>``.
 
 What they know of a domain comes from the tool schemas: a tool whose name starts with one
 of :data:`READ_PREFIXES` is taken as a read, a ``transfer...`` tool as the transfer tool,

@@ -39,7 +39,7 @@ def needs_isolation(spec: Any) -> bool:
 
 
 def load_policy_isolated(spec: str, **kwargs: Any):
-    """:func:`agents.policy.load_policy`, with a ``module:Class`` policy in its own
+    """:func:`tool_gym.agents.policy.load_policy`, with a ``module:Class`` policy in its own
     process (:class:`IsolatedPolicy`)."""
     if needs_isolation(spec):
         return IsolatedPolicy(spec, **kwargs)
@@ -77,7 +77,7 @@ def _child_main() -> None:
 
     spec, kwargs = json.loads(sys.stdin.readline())
     try:
-        from agents.policy import load_policy
+        from tool_gym.agents.policy import load_policy
 
         policy = load_policy(spec, **kwargs)
     except Exception as error:  # noqa: BLE001 - reported to the parent as one line
@@ -113,7 +113,7 @@ class IsolatedPolicy:
         paths = [p if p else os.getcwd() for p in sys.path]
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
         self._process: subprocess.Popen | None = subprocess.Popen(
-            [sys.executable, "-c", "from agents.isolation import _child_main; _child_main()"],
+            [sys.executable, "-c", "from tool_gym.agents.isolation import _child_main; _child_main()"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
             encoding="utf-8")
         self._send([self.spec, kwargs])

@@ -8,7 +8,7 @@ model is trained on its own turns only (``assistant_only_loss``): the chat templ
 ``{% generation %}`` span, which for the tiny model's template is exactly what the model
 samples at rollout time, end-of-turn token included.
 
-    from agents.sft import SFTDataConfig, collect_verified, make_sft_trainer
+    from tool_gym.agents.sft import SFTDataConfig, collect_verified, make_sft_trainer
     rows = collect_verified(SFTDataConfig(env_id="ToolRetail-v0", tasks=200))
 """
 
@@ -78,7 +78,7 @@ def play(env, policy: Policy, task_id: str | None, seed: int | None,
          system_prompt: str | None = None, max_steps: int = 100,
          privileged: bool | None = None) -> tuple[dict, dict]:
     """One episode as ``(chat example, final info)`` (``privileged`` as in
-    :func:`agents.rollout.run_episode`)."""
+    :func:`tool_gym.agents.rollout.run_episode`)."""
     options = {"task_id": task_id} if task_id is not None else None
     observation, info = env.reset(seed=seed, options=options)
     tools = list(info.get("tools") or [])

@@ -1,7 +1,7 @@
 """Agents for tool_gym environments: the ``Policy`` protocol and reference policies.
 
 The model-backed pieces (``TransformersPolicy``, ``OpenAIPolicy``, the batched rollouts,
-SFT and GRPO) load on first use, so that ``import agents`` never imports ``torch``.
+SFT and GRPO) load on first use, so that ``import tool_gym.agents`` never imports ``torch``.
 """
 
 from importlib import import_module

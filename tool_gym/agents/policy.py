@@ -7,12 +7,12 @@ message to the user) or an OpenAI-style message dict.
 
 ``load_policy(spec)`` turns a command-line string into a policy:
 
-- ``"oracle"``: :class:`~agents.oracle.OraclePolicy` (solves the hidden task; the only spec
-  granted the privileged access of :mod:`agents.privileged`),
+- ``"oracle"``: :class:`~tool_gym.agents.oracle.OraclePolicy` (solves the hidden task; the only spec
+  granted the privileged access of :mod:`tool_gym.agents.privileged`),
 - ``"random"``: :class:`RandomPolicy`,
 - ``"module:Class"``: imports ``module`` and instantiates ``Class()`` (never privileged),
-- ``"hf:PATH"``: :class:`~agents.transformers_policy.TransformersPolicy` (a local model),
-- ``"openai:URL#MODEL"``: :class:`~agents.openai_policy.OpenAIPolicy` (an
+- ``"hf:PATH"``: :class:`~tool_gym.agents.transformers_policy.TransformersPolicy` (a local model),
+- ``"openai:URL#MODEL"``: :class:`~tool_gym.agents.openai_policy.OpenAIPolicy` (an
   OpenAI-compatible server).
 """
 
@@ -35,7 +35,7 @@ class Policy(Protocol):
 
     ``reset`` is called once per episode with the first observation (the user's opening
     message) and the reset ``info``: what an LLM agent sees, never the env (the reference
-    oracle, which needs the hidden task, is a :class:`~agents.privileged.PrivilegedPolicy`
+    oracle, which needs the hidden task, is a :class:`~tool_gym.agents.privileged.PrivilegedPolicy`
     started by the episode loop instead). ``act`` returns the next raw action.
 
     For resumable, reproducible evaluations a policy's behaviour in an episode must be a
@@ -268,7 +268,7 @@ def check_policy_spec(spec: Any, imports: bool = True) -> None:
     """Raise ``ValueError`` (a one-line message saying what to use) when ``spec`` names no
     policy; build nothing (no model is loaded), so command lines check it before any work.
     Without ``imports`` a ``module:Class`` spec is checked for its form only (its module is
-    imported where the policy runs: :mod:`agents.isolation`)."""
+    imported where the policy runs: :mod:`tool_gym.agents.isolation`)."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"policy spec must be a non-empty string ({_SPECS}), got {spec!r}")
     _resolve(spec.strip(), imports)
@@ -281,15 +281,15 @@ def load_policy(spec: str, **kwargs: Any) -> Policy:
     constructors, e.g. ``seed`` for the random policy); ``"module:Class"`` imports
     ``module`` and calls ``Class(**kwargs)`` (no arguments by default; ``Class`` may be a
     dotted path inside the module). ``"hf:PATH"`` loads a local model directory or
-    ``.gguf`` file as a :class:`~agents.transformers_policy.TransformersPolicy`;
+    ``.gguf`` file as a :class:`~tool_gym.agents.transformers_policy.TransformersPolicy`;
     ``"openai:URL#MODEL"`` talks to an OpenAI-compatible server through
-    :class:`~agents.openai_policy.OpenAIPolicy` (``kwargs`` go to their constructors).
+    :class:`~tool_gym.agents.openai_policy.OpenAIPolicy` (``kwargs`` go to their constructors).
 
     A ``module:Class`` policy is an ordinary :class:`Policy`: it must have
     ``reset(observation, info)`` and ``act(observation, info)``, and it is never granted
     the hidden task (a class that would be the library's privileged oracle is refused; see
-    :mod:`agents.privileged`). This builds it in the caller's process; the command lines
-    run it in a process of its own (:func:`agents.isolation.load_policy_isolated`).
+    :mod:`tool_gym.agents.privileged`). This builds it in the caller's process; the command lines
+    run it in a process of its own (:func:`tool_gym.agents.isolation.load_policy_isolated`).
     """
     if not isinstance(spec, str) or not spec.strip():
         check_policy_spec(spec)  # raises

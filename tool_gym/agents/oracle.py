@@ -1,6 +1,6 @@
 """``OraclePolicy``: plays the task kit's reference solution through the text interface.
 
-The oracle is privileged (:mod:`agents.privileged`): it is started with
+The oracle is privileged (:mod:`tool_gym.agents.privileged`): it is started with
 ``reset_privileged(observation, info, access)``, where ``access`` holds the episode's hidden
 task and the domain's task kit, and it asks the kit for the plan (``access.kit.plan(task)``).
 Only ``--policy oracle`` and the library's own code are granted that access; the plain
@@ -19,7 +19,7 @@ CLOSING = "Is there anything else I can help you with?"
 
 
 class OraclePolicy:
-    """Solves a task from its hidden intent (a :class:`~agents.privileged.PrivilegedPolicy`)."""
+    """Solves a task from its hidden intent (a :class:`~tool_gym.agents.privileged.PrivilegedPolicy`)."""
 
     closing = CLOSING
 
@@ -30,7 +30,7 @@ class OraclePolicy:
 
     def reset(self, observation: str, info: dict) -> None:
         raise TypeError("OraclePolicy is privileged: start it with reset_privileged(observation, "
-                        "info, OracleAccess.from_env(env)), as agents.rollout.run_episode and "
+                        "info, OracleAccess.from_env(env)), as tool_gym.agents.rollout.run_episode and "
                         "evaluate.py --policy oracle do")
 
     def reset_privileged(self, observation: str, info: dict, access: OracleAccess) -> None:

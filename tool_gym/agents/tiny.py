@@ -16,7 +16,7 @@ The assistant's content and its ``<|im_end|>`` sit inside ``{% generation %}`` m
 tokens the model itself produces after the generation prompt, the same span a rollout
 samples.
 
-    from agents.tiny import build_tiny_model
+    from tool_gym.agents.tiny import build_tiny_model
     path = build_tiny_model("runs/tiny", texts=["some text of the domain", ...])
 """
 

@@ -3,9 +3,9 @@
 ``evaluate.py --ray [ADDRESS]`` uses this module; nothing else in the project needs Ray,
 and Ray is imported only when a function here runs (``pip install "tool_gym[distributed]"``).
 
-Each actor builds its env (``gym.make``) and policy (``agents.load_policy``; a
-``module:Class`` one in a process of its own, ``agents.isolation``) once and then
-plays the episodes it is sent with :func:`agents.rollout.run_episode`, the same loop as a
+Each actor builds its env (``gym.make``) and policy (``tool_gym.agents.load_policy``; a
+``module:Class`` one in a process of its own, ``tool_gym.agents.isolation``) once and then
+plays the episodes it is sent with :func:`tool_gym.agents.rollout.run_episode`, the same loop as a
 local evaluation. An episode is a pure function of (env id, env kwargs, policy, seed,
 task id), so which actor plays it, in which order, and whether it is retried after a
 worker died change nothing in its record. :func:`play` yields the records as they finish
@@ -75,8 +75,8 @@ class EpisodeWorker:
         import gymnasium as gym
 
         import tool_gym  # noqa: F401  (registers the environments)
-        from agents.isolation import load_policy_isolated
-        from agents.privileged import privileged_spec
+        from tool_gym.agents.isolation import load_policy_isolated
+        from tool_gym.agents.privileged import privileged_spec
 
         self.env = gym.make(env_id, **env_kwargs)
         self.policy = load_policy_isolated(policy)  # module:Class: in a process of its own
@@ -84,7 +84,7 @@ class EpisodeWorker:
 
     def run(self, jobs: Sequence[Job]) -> list[tuple[str, int, int, dict]]:
         """Play ``jobs`` in order; ``(task_id, trial, seed, record)`` for each."""
-        from agents.rollout import run_episode
+        from tool_gym.agents.rollout import run_episode
 
         return [(task_id, trial, seed, run_episode(self.env, self.policy, seed, task_id,
                                                    privileged=self.privileged))
