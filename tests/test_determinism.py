@@ -25,14 +25,14 @@ SETTINGS = ["--split", "test", "--tasks", "3", "--trials", "2", "--seed", "11"]
 
 SCRIPT = """
 import json, sys, traceback
-import evaluate
+from tool_gym.cli import evaluate
 out, ids, policies, settings = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
 status = {}
 for env_id in ids:
     try:
         for policy in policies:
-            evaluate.main([*settings, "--env", env_id, "--policy", policy,
-                           "--out", f"{out}/{env_id}/{policy}"])
+            evaluate.run_command([*settings, "--env", env_id, "--policy", policy,
+                                  "--out", f"{out}/{env_id}/{policy}"])
         status[env_id] = "ok"
     except BaseException:
         status[env_id] = traceback.format_exc()[-3000:]

@@ -10,7 +10,7 @@ import textwrap
 import gymnasium as gym
 import pytest
 
-import evaluate
+from tool_gym.cli import evaluate
 from tool_gym.agents import OraclePolicy, RandomPolicy, load_policy
 from tool_gym.agents.isolation import IsolatedPolicy
 from tool_gym.agents.privileged import OracleAccess, is_privileged, privileged_spec, reset_policy
@@ -133,8 +133,8 @@ def test_in_process_the_snoop_finds_the_task(snoop):
 @pytest.mark.parametrize("env_id", ["ToolRetail-v0", "ToolCall-Simple-v0", ENV_ID])
 def test_a_module_class_policy_finds_nothing_in_evaluate(snoop, tmp_path, env_id):
     _, log = snoop
-    summary = evaluate.main(["--env", env_id, "--policy", "snoop_policy_mod:Snoop",
-                             "--tasks", "2", "--trials", "1", "--out", str(tmp_path / "run")])
+    summary = evaluate.run_command(["--env", env_id, "--policy", "snoop_policy_mod:Snoop",
+                                    "--tasks", "2", "--trials", "1", "--out", str(tmp_path / "run")])
     assert summary["episodes"] == 2
     seen = entries(log)
     resets = [e for e in seen if e["call"] == "reset"]
@@ -143,7 +143,7 @@ def test_a_module_class_policy_finds_nothing_in_evaluate(snoop, tmp_path, env_id
     assert all(e["found"] == NOTHING for e in seen), seen[:3]
 
 
-def test_a_module_class_policy_is_never_privileged(snoop, tmp_path):
+def test_a_module_class_policy_is_never_privileged(snoop, tmp_path, capsys):
     _, log = snoop
     policy = load_policy("snoop_policy_mod:Snoop")
     assert not is_privileged(policy)
@@ -155,9 +155,10 @@ def test_a_module_class_policy_is_never_privileged(snoop, tmp_path):
         load_policy("tool_gym.agents.oracle:OraclePolicy")
     with pytest.raises(ValueError, match="never privileged"):
         load_policy("snoop_policy_mod:make_oracle")  # a factory that returns the oracle
-    with pytest.raises(SystemExit, match="never privileged"):
-        evaluate.main(["--env", ENV_ID, "--policy", "tool_gym.agents.oracle:OraclePolicy",
-                       "--tasks", "1", "--out", str(tmp_path / "no")])
+    with pytest.raises(SystemExit):
+        evaluate.run_command(["--env", ENV_ID, "--policy", "tool_gym.agents.oracle:OraclePolicy",
+                              "--tasks", "1", "--out", str(tmp_path / "no")])
+    assert "never privileged" in capsys.readouterr().err
     assert not (tmp_path / "no").exists()  # refused before any work
     assert privileged_spec("oracle") and privileged_spec(" oracle ")
     assert not privileged_spec("snoop_policy_mod:Snoop") and not privileged_spec("random")
@@ -186,8 +187,8 @@ def test_oracle_access_is_only_the_task_and_kit():
 
 
 def test_evaluate_oracle_still_solves_every_task(tmp_path):
-    summary = evaluate.main(["--policy", "oracle", "--split", "test", "--tasks", "10",
-                             "--trials", "1", "--out", str(tmp_path / "oracle")])
+    summary = evaluate.run_command(["--policy", "oracle", "--split", "test", "--tasks", "10",
+                                    "--trials", "1", "--out", str(tmp_path / "oracle")])
     assert summary["pass_hat_k"] == {"1": 1.0}
 
 
@@ -203,10 +204,12 @@ def test_sft_data_grants_the_access_by_spec_only(snoop):
     assert all(e["found"] == NOTHING for e in seen)
 
 
-def test_isolated_policy_errors_are_one_line_or_re_raised(snoop, tmp_path):
-    with pytest.raises(SystemExit, match="has no attribute 'Nope'"):
-        evaluate.main(["--env", ENV_ID, "--policy", "snoop_policy_mod:Nope", "--tasks", "1",
-                       "--out", str(tmp_path / "no")])
+def test_isolated_policy_errors_are_one_line_or_re_raised(snoop, tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        evaluate.run_command(["--env", ENV_ID, "--policy", "snoop_policy_mod:Nope", "--tasks",
+                              "1", "--out", str(tmp_path / "no")])
+    error = capsys.readouterr().err
+    assert "has no attribute 'Nope'" in error and error.count("\n") == 1
     assert not (tmp_path / "no").exists()
     with IsolatedPolicy("snoop_policy_mod:Snoop") as policy:
         with pytest.raises(RuntimeError, match="KeyError: 'boom'"):

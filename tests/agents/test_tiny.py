@@ -96,3 +96,23 @@ def test_env_reply_tokens_follow_the_template(tiny):
         "\n<|im_start|>tool\n42<|im_end|>\n<|im_start|>assistant\n"
     assert fmt.env_ids([{"role": "user", "content": "ok"}], closed=False)[0] == \
         tokenizer.eos_token_id  # a turn cut before its end gets its end-of-turn token
+
+
+def test_response_template_parses_what_the_template_renders(tiny_dir):
+    """TRL's tool loop reads the model's calls with ``tokenizer.parse_response``: the
+    reloaded tokenizer parses an assistant turn rendered by its own chat template back
+    into the same content and tool calls."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_dir)
+    assert tokenizer.response_template is not None  # saved and reloaded with the tokenizer
+    prompt = tokenizer.apply_chat_template(EPISODE[:2], tools=TOOLS, tokenize=False,
+                                           add_generation_prompt=True)
+    turn = tokenizer.apply_chat_template(EPISODE[:3], tools=TOOLS, tokenize=False)
+    ids = tokenizer(turn[len(prompt):], add_special_tokens=False)["input_ids"]
+    prefix = tokenizer(prompt, add_special_tokens=False)["input_ids"]
+    parsed = tokenizer.parse_response(ids, prefix=prefix)
+    assert parsed["tool_calls"] == [{"type": "function", "function": CALL}]
+    text = tokenizer("All done.<|im_end|>", add_special_tokens=False)["input_ids"]
+    assert tokenizer.parse_response(text, prefix=prefix) == {"role": "assistant",
+                                                           "content": "All done."}

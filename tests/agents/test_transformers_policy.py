@@ -66,12 +66,12 @@ def test_backend_generate_and_batch(tiny):
 
 
 def test_evaluate_py_with_hf_policy(tiny_dir, tmp_path):
-    import evaluate
+    from tool_gym.cli import evaluate
 
     out = tmp_path / "run"
-    summary = evaluate.main(["--env", ENV_ID, "--policy", f"hf:{tiny_dir}", "--tasks", "2",
-                             "--trials", "2", "--out", str(out),
-                             "--env-kwargs", '{"max_turns": 1}'])
+    summary = evaluate.run_command(["--env", ENV_ID, "--policy", f"hf:{tiny_dir}", "--tasks", "2",
+                                    "--trials", "2", "--out", str(out),
+                                    "--env-kwargs", '{"max_turns": 1}'])
     assert summary["episodes"] == 4 and 0.0 <= summary["mean_score"] <= 1.0
     records = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
     assert [r["task_id"] for r in records] == ["test-0"] * 2 + ["test-1"] * 2

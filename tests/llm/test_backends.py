@@ -1,16 +1,15 @@
-"""Backends: the protocol, the offline template backend, and the OpenAI-compatible HTTP
-backend against a tiny chat server started on 127.0.0.1 in the test."""
+"""Backends: the protocol, the offline template backend, backend specs, and the
+OpenAI-compatible backend driving synthesis against a fake server on 127.0.0.1."""
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from tool_gym.core.actions import parse_action
 from tool_gym.llm import Backend, BackendError, TemplateBackend, generate_batch, make_backend
 from tool_gym.llm.openai_compat import OpenAICompatBackend
 from tool_gym.llm.template import TEMPLATES, register
+
+from .fake_openai import FakeOpenAIServer, answer
 
 
 def test_template_backend_renders_named_templates():
@@ -40,94 +39,20 @@ def test_generate_batch_falls_back_to_a_loop():
     assert replies == ["1", "0"]
 
 
-class ChatServer:
-    """A minimal OpenAI-compatible /v1/chat/completions server (replies are scripted)."""
-
-    def __init__(self, replies):
-        self.replies = list(replies)
-        self.requests = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                server.requests.append({"path": self.path, "body": body,
-                                        "auth": self.headers.get("Authorization")})
-                status, payload = server.replies.pop(0)
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever,
-                                       kwargs={"poll_interval": 0.05}, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-def answer(content=None, tool_calls=None):
-    message = {"role": "assistant", "content": content}
-    if tool_calls:
-        message["tool_calls"] = tool_calls
-    return 200, {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
-
-
-def test_openai_compat_sends_the_chat_and_returns_the_text():
-    with ChatServer([answer("Hello there")]) as server:
-        backend = OpenAICompatBackend("tiny", base_url=server.url, api_key="k", temperature=0.1)
-        text = backend.generate([{"role": "user", "content": "Hi"}], max_tokens=5,
-                                template="ignored", context={"x": 1})
-    assert text == "Hello there"
-    request = server.requests[0]
-    assert request["path"] == "/v1/chat/completions" and request["auth"] == "Bearer k"
-    assert request["body"] == {"model": "tiny", "messages": [{"role": "user", "content": "Hi"}],
-                               "temperature": 0.1, "max_tokens": 5}
-
-
-def test_openai_compat_tool_calls_become_hermes_blocks():
-    calls = [{"id": "c1", "type": "function",
-              "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]
-    with ChatServer([answer(None, calls)]) as server:
-        text = OpenAICompatBackend("tiny", base_url=server.url).generate(
-            [{"role": "user", "content": "Weather?"}], tools=[{"type": "function"}])
-    parsed = parse_action(text)
-    assert parsed.is_call and parsed.calls[0].name == "get_weather"
-    assert parsed.calls[0].arguments == {"city": "Paris"}
-    assert server.requests[0]["body"]["tools"] == [{"type": "function"}]
-
-
-def test_openai_compat_retries_server_errors_and_reports_others():
-    with ChatServer([(503, {"error": "busy"}), answer("ok")]) as server:
-        backend = OpenAICompatBackend("tiny", base_url=server.url, backoff=0.01)
-        assert backend.generate([{"role": "user", "content": "x"}]) == "ok"
-    assert len(server.requests) == 2
-    with ChatServer([(400, {"error": "bad request"})]) as server:
-        with pytest.raises(BackendError, match="HTTP 400"):
-            OpenAICompatBackend("tiny", base_url=server.url).generate([])
-    with ChatServer([(200, {"unexpected": True})]) as server:
-        with pytest.raises(BackendError, match="unexpected answer"):
-            OpenAICompatBackend("tiny", base_url=server.url).generate([])
-
-
 def test_make_backend():
     assert isinstance(make_backend(), TemplateBackend)
-    remote = make_backend("openai:qwen", base_url="http://127.0.0.1:9/v1")
-    assert isinstance(remote, OpenAICompatBackend) and remote.model == "qwen"
-    with pytest.raises(ValueError):
-        make_backend("mystery")
+    remote = make_backend("openai:http://127.0.0.1:9/v1#qwen", api_key_env="MY_KEY",
+                          temperature=0.3, max_tokens=7)
+    assert isinstance(remote, OpenAICompatBackend)
+    assert (remote.base_url, remote.model, remote.api_key_env) == (
+        "http://127.0.0.1:9/v1", "qwen", "MY_KEY")
+    assert (remote.temperature, remote.max_tokens) == (0.3, 7)
+    for bad, words in (("mystery", "openai:URL#MODEL"), ("openai:qwen", "names no model"),
+                       ("vllm:qwen", "unknown backend")):
+        with pytest.raises(ValueError, match=words):
+            make_backend(bad)
+    with pytest.raises(ValueError, match="base_url= is gone"):
+        make_backend("openai:qwen", base_url="http://127.0.0.1:9/v1")
 
 
 def test_openai_compat_drives_the_staged_synthesis():
@@ -147,9 +72,9 @@ def test_openai_compat_drives_the_staged_synthesis():
                    + "\n```"),
                answer(None, [{"id": "c", "type": "function", "function": {
                    "name": "get_order_details", "arguments": json.dumps({"order_id": order_id})}}])]
-    with ChatServer(replies) as server:
-        backend = OpenAICompatBackend("tiny", base_url=server.url)
+    with FakeOpenAIServer(replies) as server:
+        backend = make_backend(server.spec)
         task = StagedSynthesizer(pool, backend, categories=("simple",)).sample(index)
     assert audit(task) == [], task
     assert task.meta["generator"] == "OpenAICompatBackend"
-    assert "Functions:" in server.requests[0]["body"]["messages"][1]["content"]
+    assert "Functions:" in server.chats()[0]["body"]["messages"][1]["content"]

@@ -80,16 +80,16 @@ def test_sweep_reports_a_ranking_change():
 
 
 def test_evaluate_trajectories_and_sweep_command(tmp_path, capsys):
-    import evaluate
+    from tool_gym.cli import evaluate
 
     kwargs = json.dumps({"task_source": "chains", "reward": "prove"})
     common = ["--env", "ToolRetail-v0", "--split", "train", "--tasks", "3", "--trials", "1",
               "--env-kwargs", kwargs]
-    evaluate.main(common + ["--policy", "oracle", "--out", str(tmp_path / "plain")])
-    evaluate.main(common + ["--policy", "oracle", "--out", str(tmp_path / "oracle"),
-                            "--save-trajectories"])
-    evaluate.main(common + ["--policy", "random", "--out", str(tmp_path / "random"),
-                            "--save-trajectories"])
+    evaluate.run_command(common + ["--policy", "oracle", "--out", str(tmp_path / "plain")])
+    evaluate.run_command(common + ["--policy", "oracle", "--out", str(tmp_path / "oracle"),
+                                   "--save-trajectories"])
+    evaluate.run_command(common + ["--policy", "random", "--out", str(tmp_path / "random"),
+                                   "--save-trajectories"])
     # the flag adds a file and changes no other output
     for name in ("episodes.jsonl", "summary.json", "config.json"):
         assert (tmp_path / "plain" / name).read_bytes() == \
@@ -102,8 +102,8 @@ def test_evaluate_trajectories_and_sweep_command(tmp_path, capsys):
     assert first["calls"] and first["ground_truth"]
     assert {"name", "arguments", "stage", "ok", "content"} <= set(first["calls"][0])
     # resuming keeps the trajectories and rewrites them in order
-    evaluate.main(common + ["--policy", "oracle", "--out", str(tmp_path / "oracle"),
-                            "--save-trajectories"])
+    evaluate.run_command(common + ["--policy", "oracle", "--out", str(tmp_path / "oracle"),
+                                   "--save-trajectories"])
     assert (tmp_path / "oracle" / "trajectories.jsonl").read_text().splitlines() == lines
 
     out = tmp_path / "sweep.json"

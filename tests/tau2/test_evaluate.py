@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-import evaluate
+from tool_gym.cli import evaluate
 from tool_gym.core.metrics import summarize
 
 from .conftest import tau2_data
@@ -18,9 +18,9 @@ def _kwargs(domain: str) -> str:
 
 
 def test_oracle_on_tau2_ids(tmp_path):
-    summary = evaluate.main(["--env", "ToolRetail-v0", "--env-kwargs", _kwargs("retail"),
-                             "--policy", "oracle", "--split", "all", "--tasks", "3",
-                             "--trials", "1", "--out", str(tmp_path)])
+    summary = evaluate.run_command(["--env", "ToolRetail-v0", "--env-kwargs", _kwargs("retail"),
+                                    "--policy", "oracle", "--split", "all", "--tasks", "3",
+                                    "--trials", "1", "--out", str(tmp_path)])
     assert summary["config"]["task_ids"] == ["0", "1", "2"]
     assert summary["pass_hat_k"]["1"] == 1.0
     tau2 = summary["tau2"]
@@ -34,17 +34,17 @@ def test_oracle_on_tau2_ids(tmp_path):
 
 
 def test_rejected_gold_writes_are_named(tmp_path):
-    summary = evaluate.main(["--env", "ToolRetail-v0", "--env-kwargs", _kwargs("retail"),
-                             "--policy", "oracle", "--split", "all", "--task-ids", "64,105,0",
-                             "--trials", "1", "--out", str(tmp_path)])
+    summary = evaluate.run_command(["--env", "ToolRetail-v0", "--env-kwargs", _kwargs("retail"),
+                                    "--policy", "oracle", "--split", "all", "--task-ids", "64,105,0",
+                                    "--trials", "1", "--out", str(tmp_path)])
     assert summary["tau2"]["tasks_with_rejected_gold_writes"] == ["64", "105"]
     assert summary["pass_hat_k"]["1"] == 1.0
 
 
 def test_split_follows_tau2s_split_file(tmp_path):
-    summary = evaluate.main(["--env", "ToolAirline-v0", "--env-kwargs", _kwargs("airline"),
-                             "--policy", "random", "--split", "test", "--trials", "1",
-                             "--tasks", "2", "--out", str(tmp_path)])
+    summary = evaluate.run_command(["--env", "ToolAirline-v0", "--env-kwargs", _kwargs("airline"),
+                                    "--policy", "random", "--split", "test", "--trials", "1",
+                                    "--tasks", "2", "--out", str(tmp_path)])
     from tool_gym.tau2.source import load_tasks, locate, split_ids
 
     data = tau2_data("airline")
@@ -58,10 +58,12 @@ def test_split_follows_tau2s_split_file(tmp_path):
     (["--env-kwargs", '{"task_source": "tau2", "data": "/nonexistent"}'],
      "--env-kwargs: data='/nonexistent' is not a directory"),
 ])
-def test_command_line_mistakes_are_one_line(argv, message, tmp_path):
+def test_command_line_mistakes_are_one_line(argv, message, tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
-        evaluate.main(["--policy", "oracle", "--out", str(tmp_path), *argv])
-    assert str(stop.value).startswith(message) and "\n" not in str(stop.value)
+        evaluate.run_command(["--policy", "oracle", "--out", str(tmp_path), *argv])
+    error = capsys.readouterr().err
+    assert stop.value.code == 2 and error.startswith(f"{evaluate.PROG}: error: {message}")
+    assert error.count("\n") == 1
 
 
 def test_summary_reports_nl_assertion_tasks_apart():

@@ -1,6 +1,6 @@
 """Episodes on a Ray cluster: a pool of actors, each holding one env and one policy.
 
-``evaluate.py --ray [ADDRESS]`` uses this module; nothing else in the project needs Ray,
+``tool-gym-evaluate --ray [ADDRESS]`` uses this module; nothing else in the project needs Ray,
 and Ray is imported only when a function here runs (``pip install "tool_gym[distributed]"``).
 
 Each actor builds its env (``gym.make``) and policy (``tool_gym.agents.load_policy``; a
@@ -11,9 +11,10 @@ task id), so which actor plays it, in which order, and whether it is retried aft
 worker died change nothing in its record. :func:`play` yields the records as they finish
 (``ray.wait``), so the caller can append each one to its resumable file at once.
 
-On a remote cluster (``ADDRESS`` given), the driver's ``tool_gym`` and ``agents`` packages
-are shipped to the workers (``runtime_env`` ``py_modules``), so the workers run the code of
-the driver. A policy given as ``module:Class`` must be importable on the workers too.
+On a remote cluster (``ADDRESS`` given), the driver's ``tool_gym`` package is shipped to
+the workers (``runtime_env`` ``py_modules``), so the workers run the code of the driver. A
+policy given as ``module:Class`` must be importable on the workers too: the driver's
+working directory is put on each worker's path (enough for a local Ray).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def session(address: str | None = None, num_cpus: int | None = None) -> Iterator
     - ``address`` ``None`` or ``"local"``: a new local Ray with ``num_cpus`` CPUs (default:
       all of this machine's), no dashboard; shut down at the end.
     - any other ``address`` (``"auto"``, ``"HOST:PORT"``, ``"ray://HOST:PORT"``): connects
-      to that cluster, shipping ``tool_gym`` and ``agents`` to its workers; disconnects at
+      to that cluster, shipping ``tool_gym`` to its workers; disconnects at
       the end. ``num_cpus`` then only caps the number of workers (see :func:`play`).
     """
     ray = import_ray()
@@ -57,10 +58,9 @@ def session(address: str | None = None, num_cpus: int | None = None) -> Iterator
     if address in (None, "", "local"):
         ray.init(num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False)
     else:
-        root = Path(__file__).resolve().parents[1]
         import tool_gym
 
-        modules = [str(Path(tool_gym.__file__).resolve().parent), str(root / "agents")]
+        modules = [str(Path(tool_gym.__file__).resolve().parent)]
         ray.init(address=address, runtime_env={"py_modules": modules})
     try:
         yield ray
@@ -71,15 +71,21 @@ def session(address: str | None = None, num_cpus: int | None = None) -> Iterator
 class EpisodeWorker:
     """One env and one policy, kept for every episode sent to this worker (a Ray actor)."""
 
-    def __init__(self, env_id: str, env_kwargs: dict, policy: str):
+    def __init__(self, env_id: str, env_kwargs: dict, policy: str,
+                 policy_kwargs: dict | None = None, search_path: str | None = None):
+        import sys
+
         import gymnasium as gym
 
         import tool_gym  # noqa: F401  (registers the environments)
         from tool_gym.agents.isolation import load_policy_isolated
         from tool_gym.agents.privileged import privileged_spec
 
+        if search_path and os.path.isdir(search_path) and search_path not in sys.path:
+            sys.path.insert(0, search_path)  # the driver's directory, for module:Class
         self.env = gym.make(env_id, **env_kwargs)
-        self.policy = load_policy_isolated(policy)  # module:Class: in a process of its own
+        # a module:Class policy: in a process of its own
+        self.policy = load_policy_isolated(policy, **(policy_kwargs or {}))
         self.privileged = privileged_spec(policy)  # from the spec, never from the object
 
     def run(self, jobs: Sequence[Job]) -> list[tuple[str, int, int, dict]]:
@@ -105,13 +111,14 @@ def default_workers(ray: Any) -> int:
 
 
 def play(env_id: str, env_kwargs: dict, policy: str, jobs: Sequence[Job],
-         workers: int | None = None, chunk: int | None = None
-         ) -> Iterator[tuple[str, int, int, dict]]:
+         workers: int | None = None, chunk: int | None = None,
+         policy_kwargs: dict | None = None) -> Iterator[tuple[str, int, int, dict]]:
     """Play ``jobs`` on the connected Ray (see :func:`session`); yield
     ``(task_id, trial, seed, record)`` as each batch finishes, in completion order.
 
     ``workers`` actors (default: one per CPU of the cluster, at most one per batch) each
-    hold one env and one policy; ``chunk`` episodes go to an actor per call (default:
+    hold one env and one policy (``policy_kwargs`` go to its constructor, as in
+    :func:`tool_gym.agents.policy.load_policy`); ``chunk`` episodes go to an actor per call (default:
     small batches, at most 16, so that results stream back steadily). Each actor has up to
     two batches queued so it never waits for the driver. An actor that dies is restarted
     and its batch retried: a record depends on its seed only. Leaving the generator early
@@ -127,7 +134,8 @@ def play(env_id: str, env_kwargs: dict, policy: str, jobs: Sequence[Job],
     batches = _chunks(jobs, chunk)
     workers = max(1, min(workers, len(batches)))
     actor_class = ray.remote(num_cpus=1, max_restarts=2, max_task_retries=2)(EpisodeWorker)
-    actors = [actor_class.remote(env_id, env_kwargs, policy) for _ in range(workers)]
+    actors = [actor_class.remote(env_id, env_kwargs, policy, policy_kwargs, os.getcwd())
+              for _ in range(workers)]
     pending: dict[Any, Any] = {}  # object ref -> actor
     queue = iter(batches)
     try:

@@ -2,12 +2,14 @@
 
 Inside one Python process nothing is private: code handed only ``(observation, info)`` can
 still walk to the env through ``gc.get_referrers``, ``gc.get_objects`` or the caller's
-frame (``sys._getframe(1).f_locals["env"]``) and read the hidden task. So ``evaluate.py``,
+frame (``sys._getframe(1).f_locals["env"]``) and read the hidden task. So ``tool-gym-evaluate``,
 the Ray workers and SFT data collection run a ``module:Class`` policy through
 :class:`IsolatedPolicy`: the policy is imported and built in a new interpreter that never
 builds an env; ``reset`` and ``act`` send ``(observation, info)`` there as JSON lines
 (copies) and bring the action back as JSON. The policy's process has the parent's
-``sys.path`` and working directory, so whatever imports in the parent imports there.
+``sys.path`` and working directory, and the working directory first on its path (as
+``python -m`` has it), so whatever imports in the parent, or from the directory the command
+was started in, imports there without ``PYTHONPATH``.
 
 Cost (measured on the 2-core dev machine, retail ``info`` of 19 KB): about 0.5 ms per
 ``act`` round trip and 0.9 s to start the process, once per policy, not per episode.
@@ -102,7 +104,7 @@ class IsolatedPolicy:
 
     The child is a new interpreter (``python -c``, not ``multiprocessing``: nothing of the
     parent's ``__main__`` is re-run there) with the parent's ``sys.path`` and working
-    directory. Requests and answers are JSON lines, never pickles: the parent executes
+    directory, the working directory first. Requests and answers are JSON lines, never pickles: the parent executes
     nothing the policy sends. Raises ``ValueError`` (the child's one-line message) when the
     spec cannot be built; an exception in the policy's ``reset`` or ``act`` comes back as
     ``RuntimeError`` with the child's traceback.
@@ -110,7 +112,8 @@ class IsolatedPolicy:
 
     def __init__(self, spec: str, **kwargs: Any):
         self.spec = spec.strip()
-        paths = [p if p else os.getcwd() for p in sys.path]
+        cwd = os.getcwd()
+        paths = dict.fromkeys([cwd, *(p or cwd for p in sys.path)])  # in order, once each
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
         self._process: subprocess.Popen | None = subprocess.Popen(
             [sys.executable, "-c", "from tool_gym.agents.isolation import _child_main; _child_main()"],

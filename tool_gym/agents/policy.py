@@ -36,7 +36,19 @@ class Policy(Protocol):
     ``reset`` is called once per episode with the first observation (the user's opening
     message) and the reset ``info``: what an LLM agent sees, never the env (the reference
     oracle, which needs the hidden task, is a :class:`~tool_gym.agents.privileged.PrivilegedPolicy`
-    started by the episode loop instead). ``act`` returns the next raw action.
+    started by the episode loop instead). ``act`` returns the next raw action, which the
+    env parses (:func:`tool_gym.core.actions.parse_action`) and never evaluates:
+
+    - a ``str``: tool calls as Hermes ``<tool_call>{"name": ..., "arguments": {...}}
+      </tool_call>`` blocks, bare JSON call objects or Python call syntax with literal
+      arguments (``get_order_details(order_id="#W1")``); any other text is a message to
+      the user (empty text is an error the agent is told about);
+    - a ``dict``: an OpenAI assistant message (``{"content": ..., "tool_calls": [...]}``)
+      or one call ``{"name": ..., "arguments": {...}}``;
+    - a :class:`~tool_gym.core.actions.ToolCall`, or a list of them.
+
+    A policy run in its own process (``module:Class``, :mod:`tool_gym.agents.isolation`)
+    must return JSON data (a ``str`` or ``dict``) or ``ToolCall`` objects.
 
     For resumable, reproducible evaluations a policy's behaviour in an episode must be a
     function of that episode only: ``reset`` must clear any state left by earlier episodes

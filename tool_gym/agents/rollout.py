@@ -11,13 +11,16 @@ from typing import Any
 
 import gymnasium as gym
 
+from tool_gym.chat import UNREPRESENTABLE, EpisodeChat
+
 from .policy import Policy
 from .privileged import reset_policy
 
 
 def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | None,
                 max_steps: int | None = None, trajectory: bool = False,
-                privileged: bool | None = None) -> dict[str, Any]:
+                privileged: bool | None = None, chat: bool = False,
+                system_prompt: str | None = None) -> dict[str, Any]:
     """Play one episode of ``task_id`` with ``policy`` and return its record.
 
     The env is reset with ``seed`` and ``options={"task_id": task_id}`` (no option when
@@ -39,15 +42,22 @@ def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | N
     ended it): the episode then counts as a failure with score 0, and its constraints are
     listed as unsatisfied when the env exposes its task.
 
-    With ``trajectory`` the record also holds ``"trajectory"``: the episode's tool calls
-    (``name``, ``arguments``, validity ``stage``, ``ok`` and the result ``content``, cut at
-    :data:`TRAJECTORY_CONTENT` characters), the agent's messages, and the task's
-    ground-truth calls for PROVE's reward (``env.unwrapped.ground_truth()``, when the env
-    has it), so that the episode can be scored again later (``tool_gym.synth.sweep``).
+    With ``chat`` the record also holds ``"chat"``: the episode as a chat record of
+    :mod:`tool_gym.chat` (``messages`` opening with ``system_prompt`` and the domain
+    policy, ``tools``, and the metadata ``env_id``, ``task_id``, ``seed``, ``success``,
+    ``reward``, ``score``; ``trial`` is the caller's). With ``trajectory`` it holds
+    ``"trajectory"``: that chat record plus the episode's tool calls (``calls``: ``name``,
+    ``arguments``, validity ``stage``, ``ok`` and the result ``content``, cut at
+    :data:`TRAJECTORY_CONTENT` characters), the agent's messages (``agent_messages``) and
+    the task's ground-truth calls for PROVE's reward (``ground_truth``, from
+    ``env.unwrapped.ground_truth()`` when the env has it), so that the episode can be
+    scored again later (``tool_gym.synth.sweep``) or exported (``tool_gym.export``).
     """
     options = {"task_id": task_id} if task_id is not None else None
     observation, info = env.reset(seed=seed, options=options)
     reset_policy(policy, observation, info, env, privileged)
+    base = getattr(env, "unwrapped", env)
+    conversation = EpisodeChat(observation, info, system_prompt) if chat or trajectory else None
     total_reward = 0.0
     steps = 0
     terminated = truncated = False
@@ -55,9 +65,15 @@ def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | N
         if max_steps is not None and steps >= max_steps:
             break
         action = policy.act(observation, info)
+        calls = getattr(base, "calls", None)  # the env's log of the calls it ran
+        before = len(calls or ())
         observation, reward, terminated, truncated, info = env.step(action)
         total_reward += float(reward)
         steps += 1
+        if conversation is not None:
+            now = getattr(base, "calls", None) or []
+            ran = now[before:] if now is calls else list(now)  # a new log: this step's
+            conversation.add_turn(action, None if terminated or truncated else observation, ran)
 
     verification = info.get("verification")
     record: dict[str, Any] = {
@@ -102,8 +118,15 @@ def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | N
             constraints=[{"type": str(c.type), "satisfied": False} for c in constraints],
             violations=0, violation_counts={}, redundant_writes=0, ended=ended,
         )
-    if trajectory:
-        record["trajectory"] = episode_trajectory(env)
+    if conversation is not None:
+        spec = getattr(env, "spec", None)
+        episode = conversation.record(
+            env_id=getattr(spec, "id", None), task_id=record["task_id"], seed=seed,
+            success=record["success"], reward=total_reward, score=record["score"])
+        if chat:
+            record["chat"] = episode
+        if trajectory:
+            record["trajectory"] = {**episode, **episode_trajectory(env)}
     return record
 
 
@@ -112,7 +135,7 @@ TRAJECTORY_CONTENT = 4000
 
 
 def episode_trajectory(env: gym.Env) -> dict[str, Any]:
-    """The calls, messages and ground truth of the env's last episode (JSON-ready)."""
+    """The calls, agent messages and ground truth of the env's last episode (JSON-ready)."""
     base = getattr(env, "unwrapped", env)
     calls = []
     for c in getattr(base, "calls", None) or ():
@@ -120,10 +143,10 @@ def episode_trajectory(env: gym.Env) -> dict[str, Any]:
         try:
             json.dumps(c["arguments"])
         except (TypeError, ValueError, OverflowError):  # e.g. a 5000-digit integer
-            c["arguments"] = "<arguments not representable in JSON>"
+            c["arguments"] = UNREPRESENTABLE
         calls.append(c)
-    out: dict[str, Any] = {"calls": calls,
-                           "messages": list(getattr(base, "agent_messages", None) or ())}
+    out: dict[str, Any] = {"calls": calls, "agent_messages": [
+        str(m) for m in getattr(base, "agent_messages", None) or ()]}
     truth = getattr(base, "ground_truth", None)
     if callable(truth):
         out["ground_truth"] = [g.to_dict() for g in truth()]

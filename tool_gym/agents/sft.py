@@ -1,12 +1,18 @@
 """Supervised fine-tuning on verified trajectories, with TRL's ``SFTTrainer``.
 
 Any policy (the oracle by default, or a model) plays training tasks; the episodes whose
-verification score is 1.0 are kept and exported as a Hugging Face chat dataset with
-tools: one row per episode, ``messages`` (system, user, assistant turns with structured
-``tool_calls``, ``tool`` results) and ``tools`` (the JSON schemas, as JSON text). The
-model is trained on its own turns only (``assistant_only_loss``): the chat template's
+verification score is 1.0 are kept as chat records of :mod:`tool_gym.chat` (the format of
+``evaluate.py --save-trajectories``, synthesis and ``python -m tool_gym.export``): one row
+per episode, ``messages`` (system, user, assistant turns with ``tool_calls`` that carry
+ids, ``tool`` results with their ``tool_call_id``), ``tools`` (the schemas) and metadata.
+The model is trained on its own turns only (``assistant_only_loss``): the chat template's
 ``{% generation %}`` span, which for the tiny model's template is exactly what the model
 samples at rollout time, end-of-turn token included.
+
+Before training, :func:`check_lengths` tokenizes every example as TRL will and reports
+those longer than ``max_length``: TRL cuts them, and drops those cut before their first
+assistant token; that is a warning with the counts, and an error when no example would
+be left.
 
     from tool_gym.agents.sft import SFTDataConfig, collect_verified, make_sft_trainer
     rows = collect_verified(SFTDataConfig(env_id="ToolRetail-v0", tasks=200))
@@ -15,19 +21,21 @@ samples at rollout time, end-of-turn token included.
 from __future__ import annotations
 
 import json
+import math
+import warnings
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
 
-from tool_gym.core.actions import parse_action
+from tool_gym.chat import to_dataset, write_dataset
 
 from .isolation import load_policy_isolated
 from .policy import Policy
-from .privileged import privileged_spec, reset_policy
-from .transformers_policy import initial_messages, observation_message, tool_names
+from .privileged import privileged_spec
+from .rollout import run_episode
 
-__all__ = ["SFTDataConfig", "assistant_message", "collect_verified", "export_dataset",
-           "make_sft_trainer"]
+__all__ = ["LengthReport", "SFTDataConfig", "check_lengths", "collect_verified",
+           "export_dataset", "make_sft_trainer", "measure_lengths"]
 
 
 @dataclass
@@ -60,43 +68,9 @@ class SFTDataConfig:
     max_steps: int = 100
 
 
-def assistant_message(action: Any, tools: Sequence[dict]) -> dict:
-    """A policy's action as an assistant chat message: structured ``tool_calls`` (with
-    JSON-text arguments) when it is a call action, else its text as ``content``."""
-    parsed = parse_action(action, tool_names=tool_names(tools) or None)
-    if parsed.is_call:
-        return {"role": "assistant", "content": parsed.message or "",
-                "tool_calls": [{"type": "function", "function": {
-                    "name": c.name, "arguments": json.dumps(c.arguments, ensure_ascii=False)}}
-                    for c in parsed.calls]}
-    if isinstance(action, str):
-        return {"role": "assistant", "content": action}
-    return {"role": "assistant", "content": parsed.message or ""}
-
-
-def play(env, policy: Policy, task_id: str | None, seed: int | None,
-         system_prompt: str | None = None, max_steps: int = 100,
-         privileged: bool | None = None) -> tuple[dict, dict]:
-    """One episode as ``(chat example, final info)`` (``privileged`` as in
-    :func:`tool_gym.agents.rollout.run_episode`)."""
-    options = {"task_id": task_id} if task_id is not None else None
-    observation, info = env.reset(seed=seed, options=options)
-    tools = list(info.get("tools") or [])
-    reset_policy(policy, observation, info, env, privileged)
-    messages = initial_messages(observation, info, system_prompt)
-    for _ in range(max_steps):
-        action = policy.act(observation, info)
-        messages.append(assistant_message(action, tools))
-        observation, _, terminated, truncated, info = env.step(action)
-        if terminated or truncated:
-            break
-        messages.append(observation_message(observation, action, tools))
-    return {"messages": messages, "tools": json.dumps(tools, ensure_ascii=False)}, info
-
-
 def collect_verified(config: SFTDataConfig, policy: Policy | None = None) -> list[dict]:
-    """Play ``config``'s tasks and keep the episodes verified with score >= ``min_score``
-    (``task_id`` and ``score`` are kept beside ``messages`` and ``tools``)."""
+    """Play ``config``'s tasks and keep the episodes verified with score >= ``min_score``,
+    as chat records (:mod:`tool_gym.chat`, ``trial`` filled in)."""
     import gymnasium as gym
 
     import tool_gym  # noqa: F401  (registers the ids)
@@ -113,12 +87,11 @@ def collect_verified(config: SFTDataConfig, policy: Policy | None = None) -> lis
             task_id = f"{config.split}-{config.task_offset + k}"
             for trial in range(config.trials):
                 seed = config.seed + 1000 * trial + config.task_offset + k
-                example, info = play(env, policy, task_id, seed, config.system_prompt,
-                                     config.max_steps, privileged)
-                verification = info.get("verification") or {}
-                score = float(verification.get("score", 0.0))
-                if verification and score >= config.min_score:
-                    rows.append(dict(example, task_id=task_id, score=score))
+                record = run_episode(env, policy, seed, task_id, config.max_steps,
+                                     privileged=privileged, chat=True,
+                                     system_prompt=config.system_prompt)
+                if record["verified"] and record["score"] >= config.min_score:
+                    rows.append(dict(record["chat"], trial=trial))
     finally:
         env.close()
         if owned and callable(getattr(policy, "close", None)):
@@ -127,29 +100,109 @@ def collect_verified(config: SFTDataConfig, policy: Policy | None = None) -> lis
 
 
 def export_dataset(rows: list[dict], out_dir: str | Path | None = None):
-    """The rows as a ``datasets.Dataset``; also written to ``out_dir`` (``save_to_disk``
-    and a ``train.jsonl``) when given."""
-    from datasets import Dataset
-
-    dataset = Dataset.from_list(rows)
+    """The rows as a ``datasets.Dataset`` (:func:`tool_gym.chat.to_dataset`); also written
+    to ``out_dir`` as a dataset directory (``train.jsonl`` and a card) when given."""
     if out_dir is not None:
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        dataset.save_to_disk(str(out / "dataset"))
-        with open(out / "train.jsonl", "w", encoding="utf-8") as f:
-            for row in rows:
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    return dataset
+        write_dataset(rows, out_dir, title="tool_gym SFT data",
+                      description=f"{len(rows)} verified episodes (tool_gym.agents.sft).")
+    return to_dataset(rows)
+
+
+@dataclass
+class LengthReport:
+    """Token lengths of a chat dataset against a max length (see :func:`check_lengths`).
+
+    Attributes:
+        examples: examples measured.
+        max_length: the length they were measured against.
+        longest: tokens of the longest example.
+        over: examples longer than ``max_length`` (cut to it: their end is not trained on).
+        lost: examples whose first assistant token is past ``max_length``: nothing of
+            them would be trained on, and TRL drops them.
+        suggested: a max length that keeps every example whole (``longest`` rounded up
+            to a multiple of 64).
+    """
+
+    examples: int
+    max_length: int
+    longest: int
+    over: int
+    lost: int
+
+    @property
+    def suggested(self) -> int:
+        return max(64, math.ceil(self.longest / 64) * 64)
+
+    def __str__(self) -> str:
+        if not self.over:
+            return (f"{self.examples} examples, longest {self.longest} tokens: all fit in "
+                    f"max_length={self.max_length}")
+        return (f"{self.over} of {self.examples} examples are longer than max_length="
+                f"{self.max_length} tokens (longest {self.longest}) and are cut to it; "
+                f"{self.lost} of them are cut before their first assistant token and would "
+                f"be dropped; use max_length >= {self.suggested} to keep every example whole")
+
+
+def _chat_lengths(example: Mapping, tokenizer) -> tuple[int, int | None]:
+    """``(tokens, index of the first assistant token or None)`` of one chat example,
+    rendered as TRL's ``SFTTrainer`` renders it (chat template, tools, assistant mask)."""
+    tools = example.get("tools")
+    tools = json.loads(tools) if isinstance(tools, str) else tools
+    out = tokenizer.apply_chat_template(list(example["messages"]), tools=tools or None,
+                                        tokenize=True, return_dict=True,
+                                        return_assistant_tokens_mask=True)
+    ids, mask = out["input_ids"], out.get("assistant_masks") or []
+    return len(ids), next((i for i, bit in enumerate(mask) if bit), None)
+
+
+def measure_lengths(dataset: Iterable[Mapping], tokenizer, max_length: int) -> LengthReport:
+    """Tokenize every example as TRL's ``SFTTrainer`` will and count those over
+    ``max_length`` (see :class:`LengthReport`)."""
+    if max_length < 1:
+        raise ValueError(f"max_length must be positive, got {max_length}")
+    examples = longest = over = lost = 0
+    for example in dataset:
+        tokens, first = _chat_lengths(example, tokenizer)
+        examples += 1
+        longest = max(longest, tokens)
+        if tokens > max_length:
+            over += 1
+            lost += first is None or first >= max_length
+    return LengthReport(examples, max_length, longest, over, lost)
+
+
+def check_lengths(dataset: Iterable[Mapping], tokenizer, max_length: int | None
+                  ) -> LengthReport | None:
+    """Report, before training, the examples longer than ``max_length``: a
+    ``UserWarning`` with the counts when there are any (TRL cuts them, and drops those cut
+    before their first assistant token), a ``ValueError`` when every example would be
+    lost (TRL would drop them all and fail with ``num_samples=0``). Returns the
+    :class:`LengthReport` (``None`` when ``max_length`` is ``None``: nothing is cut)."""
+    if max_length is None:
+        return None
+    report = measure_lengths(dataset, tokenizer, max_length)
+    if report.examples and report.lost == report.examples:
+        raise ValueError(f"every example would be lost: {report}")
+    if report.over:
+        warnings.warn(str(report), UserWarning, stacklevel=2)
+    return report
 
 
 def make_sft_trainer(model, tokenizer, dataset, args, peft_config=None, callbacks=None):
     """A ``trl.SFTTrainer`` on the chat dataset, assistant turns only (``args``: a
-    ``trl.SFTConfig``; ``assistant_only_loss`` is switched on)."""
+    ``trl.SFTConfig``; ``assistant_only_loss`` is switched on). The examples are measured
+    first (:func:`check_lengths` with ``args.max_length``): over-long ones are reported
+    with their counts, and an error is raised when none would be left; the report is
+    kept as ``trainer.length_report``."""
     from trl import SFTTrainer
 
     args.assistant_only_loss = True
     columns = [c for c in dataset.column_names if c not in ("messages", "tools")]
     if columns:
         dataset = dataset.remove_columns(columns)
-    return SFTTrainer(model=model, args=args, train_dataset=dataset, processing_class=tokenizer,
-                      peft_config=peft_config, callbacks=callbacks)
+    report = check_lengths(dataset, tokenizer, args.max_length)
+    trainer = SFTTrainer(model=model, args=args, train_dataset=dataset,
+                         processing_class=tokenizer, peft_config=peft_config,
+                         callbacks=callbacks)
+    trainer.length_report = report
+    return trainer

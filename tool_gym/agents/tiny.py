@@ -16,6 +16,11 @@ The assistant's content and its ``<|im_end|>`` sit inside ``{% generation %}`` m
 tokens the model itself produces after the generation prompt, the same span a rollout
 samples.
 
+The tokenizer also carries a ``response_template`` (transformers' response parsing), so
+``tokenizer.parse_response`` turns a completion back into an assistant message with its
+``tool_calls``: what TRL's ``GRPOTrainer`` tool loop (``tools=`` or
+``environment_factory=``) needs to run the model's calls.
+
     from tool_gym.agents.tiny import build_tiny_model
     path = build_tiny_model("runs/tiny", texts=["some text of the domain", ...])
 """
@@ -74,6 +79,24 @@ CHAT_TEMPLATE = (
     "{%- if add_generation_prompt -%}{{- '<|im_start|>assistant\\n' -}}{%- endif -%}"
 )
 
+#: transformers' response parsing of one assistant turn of :data:`CHAT_TEMPLATE`: Hermes
+#: ``<tool_call>{json}</tool_call>`` blocks become ``tool_calls``, the rest up to
+#: ``<|im_end|>`` the content (the shape of TRL's Qwen3 template, without reasoning).
+RESPONSE_TEMPLATE = {
+    "defaults": {"role": "assistant"},
+    "start_anchor": IM_START + "assistant\n",
+    "fields": {
+        "tool_calls": {
+            "open": "<tool_call>",
+            "close_pattern": r"</tool_call>\s*",
+            "repeats": True,
+            "content": "json",
+            "transform": {"type": "function", "function": "{content}"},
+        },
+        "content": {"close_pattern": r"<\|im_end\|>\s*", "content": "text"},
+    },
+}
+
 _BUILTIN_CORPUS = (
     "Hello, how can I help you today? I'd be happy to help. Could you please provide the "
     "email address on your account, or your first name, last name and zip code? Thank you. "
@@ -111,7 +134,8 @@ class TinyConfig:
 
 
 def build_tokenizer(texts: Iterable[str] = (), vocab_size: int = 1024):
-    """A byte-level BPE ``PreTrainedTokenizerFast`` with the tool chat template."""
+    """A byte-level BPE ``PreTrainedTokenizerFast`` with the tool chat template and its
+    response template (``tokenizer.parse_response``)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import AddedToken, PreTrainedTokenizerFast
 
@@ -130,6 +154,7 @@ def build_tokenizer(texts: Iterable[str] = (), vocab_size: int = 1024):
     tokenizer.add_special_tokens({"additional_special_tokens": [IM_START, IM_END]})
     tokenizer.add_tokens([AddedToken(t, special=False, normalized=False) for t in MARKUP])
     tokenizer.chat_template = CHAT_TEMPLATE
+    tokenizer.response_template = RESPONSE_TEMPLATE
     return tokenizer
 
 

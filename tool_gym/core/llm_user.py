@@ -78,11 +78,12 @@ def _template_reply(messages: list, context: dict, rng: np.random.Generator) -> 
     return str(context.get("suggested", ""))
 
 
-def resolve_backend(spec: Any) -> Any:
+def resolve_backend(spec: Any, **kw: Any) -> Any:
     """A backend from a spec: an object with ``generate`` is used as it is; ``"hf:PATH"``
     loads a local model (:class:`~tool_gym.llm.transformers_backend.TransformersBackend`);
-    other specs (``"template"``, ``"openai:<model>"``) go to
-    :func:`tool_gym.llm.make_backend`."""
+    other specs (``"template"``, ``"openai:URL#MODEL"``) go to
+    :func:`tool_gym.llm.make_backend` with ``kw`` (for ``openai:``: ``api_key_env``,
+    ``temperature``, ``max_tokens``). A bad spec raises ``ValueError`` with one line."""
     if callable(getattr(spec, "generate", None)):
         return spec
     if isinstance(spec, str) and spec.startswith("hf:"):
@@ -92,9 +93,9 @@ def resolve_backend(spec: Any) -> Any:
     if isinstance(spec, str):
         from ..llm import make_backend
 
-        return make_backend(spec)
+        return make_backend(spec, **kw)
     raise ValueError(f"user_llm={spec!r}: give a backend with generate(messages, **kw) -> str, "
-                     f"'hf:PATH' (a local model), 'template' or 'openai:<model>'")
+                     f"'hf:PATH' (a local model), 'template' or 'openai:URL#MODEL'")
 
 
 def _strings(value: Any, out: set[str]) -> None:

@@ -16,6 +16,7 @@ from ..core.actions import ToolCall, parse_action
 from ..core.ast_match import check, checker_mode, components, schema_validity
 from ..core.rewards import RewardConfig
 from ..synth.formats import CATEGORIES, NO_CALL_REPLY, FunctionTask, read_jsonl
+from .replay import ReplayPickle
 from .spaces import LLMText, ToolActionSpace
 from .tool_env import _shorten
 
@@ -114,7 +115,7 @@ def _family(category: str) -> str:
     return "simple" if name.startswith("simple") else name
 
 
-class FunctionCallEnv(gym.Env):
+class FunctionCallEnv(gym.Env, ReplayPickle):
     """Single-turn function calling: answer a request with the right calls, or with none.
 
     ## Description
@@ -135,11 +136,12 @@ class FunctionCallEnv(gym.Env):
 
     ## Action Space
 
-    Text (``LLMText``): the model's answer. Calls may be a JSON list
+    Text (``FunctionCallActionSpace``): the model's answer. Calls may be a JSON list
     ``[{"name": ..., "arguments": {...}}]``, one JSON object, Hermes
     ``<tool_call>{json}</tool_call>`` blocks, Python call syntax ``[f(a=1), g(b=2)]``
-    (literals only, never evaluated), an OpenAI assistant message dict or ``ToolCall``
-    objects. Text without a call answers "no call". ``action_space.sample()`` draws
+    (literals only, never evaluated); an OpenAI assistant message dict, call dicts, lists
+    of them and ``ToolCall`` objects are in the space too
+    (``tool_gym.envs.spaces.is_action``). Text without a call answers "no call". ``action_space.sample()`` draws
     realistic answers over the current candidates (one or several calls, in every format),
     replies without a call and malformed text.
 
@@ -207,7 +209,15 @@ class FunctionCallEnv(gym.Env):
     - ``underscore_names``: list dotted names with ``_`` in ``info["tools"]`` and expect
       them so (for APIs that forbid dots; BFCL's ``underscore_to_dot``).
     - ``max_text_length``: the bound of the text spaces.
-    - ``render_mode``: ``"ansi"`` returns the episode as text, ``"human"`` prints it.
+    - ``render_mode``: ``"ansi"``: ``render()`` returns the episode as text; ``"human"``:
+      ``reset`` prints the task, its functions and the request, ``step`` the answer and
+      the verdict, to stdout.
+
+    ## Pickling
+
+    ``pickle.dumps(env)`` and ``copy.deepcopy(env)`` rebuild the env from its arguments
+    and replay the episode (``tool_gym.envs.replay``): the restored env continues as the
+    original. Attributes changed after construction are not kept.
 
     ## Version History
 
@@ -233,6 +243,12 @@ class FunctionCallEnv(gym.Env):
         max_text_length: int = 100_000,
         render_mode: str | None = None,
     ):
+        ReplayPickle.__init__(
+            self, category=category, source=source, reward=reward, split=split,
+            synth_seed=synth_seed, n_tasks=n_tasks, feedback=feedback, noise=noise,
+            domains=domains, db_seed=db_seed, execute=execute,
+            underscore_names=underscore_names, max_text_length=max_text_length,
+            render_mode=render_mode)
         if split not in ("train", "test"):
             raise ValueError(f"split must be 'train' or 'test', got {split!r}")
         if category != "all" and category not in CATEGORIES:
@@ -285,6 +301,8 @@ class FunctionCallEnv(gym.Env):
         self._boxes: dict[str, Any] = {}
         self.task: FunctionTask | None = None
         self._done = False
+        self._answer = None
+        self._rendered = 0  # lines of render() printed in render_mode "human"
 
     @staticmethod
     def _reward_config(reward: Any) -> RewardConfig:
@@ -405,11 +423,19 @@ class FunctionCallEnv(gym.Env):
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
+        observation, info = self._begin(options)
+        if self.render_mode == "human":
+            self.render()
+        return observation, info
+
+    def _start(self, options: dict | None):
+        """A new episode, drawing from ``np_random`` as it stands (``reset`` seeded it)."""
         task_id = (options or {}).get("task_id")
         self.task = self.task_by_id(task_id) if task_id is not None else self._draw()
         self._done = False
         self._answer = None
         self._verdict = None
+        self._rendered = 0
         self.calls: list[dict] = []
         self.agent_messages: list[str] = []
         tools = self._tools(self.task)
@@ -527,14 +553,29 @@ class FunctionCallEnv(gym.Env):
         info = {"task_id": task.id, "category": task.category, "source": self.source,
                 "turn": 1, "tool_calls": len(calls), "errors": int(parsed.error is not None),
                 "verification": verification}
+        self._record_step(action)
+        if self.render_mode == "human":
+            self.render()
         return observation, float(reward), True, False, info
 
     def render(self):
+        """``"ansi"``: the episode as text. ``"human"``: print the lines not printed yet
+        (``reset`` and ``step`` call it)."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode")
             return None
+        lines = self._lines()
+        if self.render_mode == "ansi":
+            return "\n".join(lines)
+        for line in lines[self._rendered:]:
+            print(line)
+        self._rendered = len(lines)
+        return None
+
+    def _lines(self) -> list[str]:
+        """The episode so far, one line per part: task, functions, request, answer, verdict."""
         if self.task is None:
-            return "" if self.render_mode == "ansi" else None
+            return []
         lines = [f"[task] {self.task.id} ({self.task.category})",
                  f"[functions] {', '.join(f['name'] for f in self.task.functions)}",
                  f"[user] {self.task.question}"]
@@ -542,11 +583,7 @@ class FunctionCallEnv(gym.Env):
             lines.append(f"[agent] {self._answer[:2000]}")
             lines.append(f"[verdict] {'correct' if self._verdict['correct'] else 'incorrect'}"
                          + (f": {self._verdict['errors'][0]}" if self._verdict["errors"] else ""))
-        text = "\n".join(lines)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return lines
 
     def close(self):
         for box in self._boxes.values():

@@ -3,9 +3,11 @@
 Gymnasium's ``Text`` space only contains strings over its charset (alphanumerics by
 default), so a real model's output (punctuation, JSON, non-Latin letters) would not be
 in it. ``LLMText`` contains every ``str`` up to ``max_length`` characters; its
-``sample()`` still draws from a charset. ``ToolActionSpace`` samples what an agent of
-the domain would send: tool calls in several formats with plausible or broken
-arguments, messages to the user, and malformed text.
+``sample()`` still draws from a charset. ``ToolActionSpace`` contains every action form
+that ``step`` reads (:func:`is_action`: text and the structured forms of
+``tool_gym.core.actions``) and samples what an agent of the domain would send: tool calls
+in several formats with plausible or broken arguments, messages to the user, and
+malformed text.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ import json
 import multiprocessing as mp
 import sqlite3
 import string
-from collections.abc import Sequence as SequenceABC
+from collections.abc import Mapping, Sequence as SequenceABC
 from typing import Any, Sequence
 
 import numpy as np
 from gymnasium.spaces import Text
 from gymnasium.vector.utils import (create_shared_memory, read_from_shared_memory,
                                     write_to_shared_memory)
+
+from ..core.actions import MAX_CALLS, ParsedAction, ToolCall
 
 
 _SAMPLE_CHARSET = string.ascii_letters + string.digits + string.punctuation + " éüß中文"
@@ -87,14 +91,120 @@ def sample_values(db: sqlite3.Connection, names: Sequence[str], per_name: int = 
     return values
 
 
+# ------------------------------------------------------- the forms of an action
+# ``is_action`` follows ``tool_gym.core.actions._dispatch`` form by form. It judges the
+# shape only: what a form holds (the text, an arguments JSON string, argument values) is
+# content, which ``step`` may still answer with ``Error: ...``, as it does malformed text.
+
+
+def _is_text(value: Any, max_length: int, min_length: int = 0) -> bool:
+    return isinstance(value, str) and min_length <= len(value) <= max_length
+
+
+def _is_call(item: Any, max_length: int) -> bool:
+    """A ``ToolCall``, ``{"name", "arguments"|"parameters", "id"?}`` or an OpenAI
+    ``tool_calls`` entry ``{"id"?, "type": "function", "function": {...}}``."""
+    if isinstance(item, ToolCall):
+        return (_is_text(item.name, max_length, 1) and isinstance(item.arguments, dict)
+                and (item.id is None or isinstance(item.id, str)))
+    if not isinstance(item, Mapping):
+        return False
+    call_id = item.get("id")
+    if "name" not in item and isinstance(item.get("function"), Mapping):
+        if item.get("type", "function") != "function":
+            return False
+        item = item["function"]
+    if not _is_text(item.get("name"), max_length, 1):
+        return False
+    if call_id is not None and not isinstance(call_id, str):
+        return False
+    if "arguments" in item and "parameters" in item and item["arguments"] != item["parameters"]:
+        return False
+    raw = item["arguments"] if "arguments" in item else item.get("parameters")
+    return raw is None or isinstance(raw, Mapping) or _is_text(raw, max_length)
+
+
+def _is_calls(items: Any, max_length: int) -> bool:
+    return (isinstance(items, (list, tuple)) and 0 < len(items) <= MAX_CALLS
+            and all(_is_call(item, max_length) for item in items))
+
+
+def _is_content(content: Any, max_length: int) -> bool:
+    """Message content: ``None``, text, or a list of text parts (strings or
+    ``{"type": "text", "text": ...}``) of at most ``max_length`` characters in all."""
+    if content is None:
+        return True
+    if isinstance(content, str):
+        return len(content) <= max_length
+    if not isinstance(content, (list, tuple)):
+        return False
+    total = 0
+    for part in content:
+        if isinstance(part, Mapping) and part.get("type", "text") == "text":
+            part = part.get("text")
+        if not isinstance(part, str):
+            return False
+        total += len(part)
+    return total <= max_length
+
+
+def _is_mapping_action(action: Mapping, max_length: int) -> bool:
+    if not any(k in action for k in ("tool_calls", "content", "role", "function_call")):
+        return _is_call(action, max_length)  # one call dict
+    if action.get("role", "assistant") != "assistant":
+        return False
+    if not _is_content(action.get("content"), max_length):
+        return False
+    calls = action.get("tool_calls")
+    if calls is None and action.get("function_call") is not None:
+        calls = [action["function_call"]]
+    return calls is None or (isinstance(calls, (list, tuple)) and len(calls) == 0) \
+        or _is_calls(calls, max_length)
+
+
+def is_action(action: Any, max_length: int = 100_000, min_length: int = 0) -> bool:
+    """Whether ``action`` has a form that ``step`` reads as an action (``parse_action``):
+    text of ``min_length`` to ``max_length`` characters (``str``, or UTF-8 ``bytes``), a
+    ``ToolCall``, a ``ParsedAction``, a call dict, an OpenAI assistant message dict, a
+    non-empty list of calls (at most ``MAX_CALLS``), or an object whose ``model_dump()``
+    is one of these dicts. Any other type, or a dict of another shape, is not an action."""
+    if isinstance(action, str):
+        return _is_text(action, max_length, min_length)
+    if isinstance(action, ParsedAction):
+        return True
+    if isinstance(action, ToolCall):
+        return _is_call(action, max_length)
+    if isinstance(action, (bytes, bytearray, memoryview)):
+        try:
+            return _is_text(bytes(action).decode("utf-8"), max_length, min_length)
+        except UnicodeDecodeError:
+            return False
+    if isinstance(action, Mapping):
+        return _is_mapping_action(action, max_length)
+    if isinstance(action, (list, tuple)):
+        return _is_calls(action, max_length)
+    dump = getattr(action, "model_dump", None)
+    if callable(dump) and not isinstance(action, type):
+        try:
+            dumped = dump()
+        except Exception:  # noqa: BLE001 - the object's own code failed: not an action
+            return False
+        return isinstance(dumped, Mapping) and _is_mapping_action(dumped, max_length)
+    return False
+
+
 class ToolActionSpace(LLMText):
-    """Actions of a tool domain: any text; samples are realistic agent outputs."""
+    """Actions of a tool domain: any text, or a structured action ``step`` reads
+    (:func:`is_action`); samples are realistic agent outputs (always text)."""
 
     def __init__(self, tools: Sequence[dict], values: dict[str, list] | None = None,
                  max_length: int = 100_000, seed: int | np.random.Generator | None = None):
         super().__init__(max_length=max_length, seed=seed)
         self.tools = [t["function"] for t in tools]  # OpenAI schemas: plain data, picklable
         self.values = values or {}
+
+    def contains(self, x: Any) -> bool:
+        return is_action(x, self.max_length, self.min_length)
 
     def _argument(self, name: str, schema: dict) -> Any:
         rng = self.np_random

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import pickle
 import reprlib
 from typing import Any, Callable
 
@@ -20,6 +21,7 @@ from ..core.tasks import SamplerConfig, Task
 from ..core.tools import Category, Tool, ToolResult, validate_arguments
 from ..core.users import ScriptedUser, has_stop_marker, is_confirmation
 from ..core.verify import PolicyMonitor, verify
+from .replay import ReplayPickle
 from .spaces import LLMText, ToolActionSpace, sample_values
 from .time_limit import wrapper_step_limit
 
@@ -38,7 +40,7 @@ def _shorten(value: Any, limit: int = 2000) -> str:
         return f"<{type(value).__name__}>"
 
 
-class ToolEnv(gym.Env):
+class ToolEnv(gym.Env, ReplayPickle):
     """A user with a hidden intent, a tool API over a live SQLite database, and an agent.
 
     ## Description
@@ -54,13 +56,14 @@ class ToolEnv(gym.Env):
 
     ## Action Space
 
-    Text (``LLMText``: any string up to ``max_text_length`` characters): an LLM's raw
-    output. Tool calls may be written as Hermes ``<tool_call>{json}</tool_call>`` blocks,
-    a bare JSON object ``{"name", "arguments"}`` or a list of them, Python call syntax
-    ``name(key=value)`` (literals only, never evaluated), an OpenAI assistant message dict
-    with ``tool_calls``, or ``ToolCall`` objects. Text without a call is a message to the
-    user. ``action_space.sample()`` draws realistic calls of the domain's tools (some with
-    broken arguments), messages and malformed text.
+    Text (``ToolActionSpace``: any string up to ``max_text_length`` characters): an LLM's
+    raw output. Tool calls may be written as Hermes ``<tool_call>{json}</tool_call>``
+    blocks, a bare JSON object ``{"name", "arguments"}`` or a list of them, Python call
+    syntax ``name(key=value)`` (literals only, never evaluated). Structured actions are
+    in the space too: an OpenAI assistant message dict (with ``tool_calls``), a call dict,
+    a list of them, ``ToolCall`` objects (``tool_gym.envs.spaces.is_action``). Text
+    without a call is a message to the user. ``action_space.sample()`` draws realistic
+    calls of the domain's tools (some with broken arguments), messages and malformed text.
 
     ## Observation Space
 
@@ -153,7 +156,18 @@ class ToolEnv(gym.Env):
     - ``min_constraints``, ``max_constraints``, ``fuzziness``, ``distractors``,
       ``constraint_types``: task difficulty knobs (``SamplerConfig``).
     - ``max_text_length``: the bound of the text spaces.
-    - ``render_mode``: ``"ansi"`` returns the transcript, ``"human"`` prints it.
+    - ``render_mode``: ``"ansi"``: ``render()`` returns the transcript; ``"human"``:
+      ``reset`` and every ``step`` print the turns they added (``[user] ...``,
+      ``[call] ...``, ``[tool] ...``, ``[agent] ...``) to stdout.
+
+    ## Pickling
+
+    ``pickle.dumps(env)`` and ``copy.deepcopy(env)`` (also through wrappers) store the
+    constructor arguments, the episode's random state and options at ``reset`` and the
+    actions taken since; loading builds the env anew and replays them, so it continues
+    exactly as the original (``tool_gym.envs.replay``). With ``user="llm"``, or a user
+    factory that does not pickle, they raise ``pickle.PicklingError`` saying why.
+    Attributes changed after construction are not kept.
 
     ## Version History
 
@@ -184,6 +198,13 @@ class ToolEnv(gym.Env):
         max_text_length: int = 100_000,
         render_mode: str | None = None,
     ):
+        ReplayPickle.__init__(
+            self, domain=domain, split=split, user=user, user_llm=user_llm, reward=reward,
+            task_source=task_source, chain_config=chain_config, max_turns=max_turns,
+            max_errors=max_errors, patience=patience, db_seed=db_seed, data=data,
+            min_constraints=min_constraints, max_constraints=max_constraints,
+            fuzziness=fuzziness, distractors=distractors, constraint_types=constraint_types,
+            max_text_length=max_text_length, render_mode=render_mode)
         if task_source == "tau2" and split not in ("train", "test", "all"):
             raise ValueError(f"split must be 'train', 'test' or 'all' for tau2's tasks, got "
                              f"{split!r}")
@@ -200,7 +221,7 @@ class ToolEnv(gym.Env):
             if user_llm is None:
                 raise ValueError("user='llm' needs user_llm=: a backend with "
                                  "generate(messages, **kw) -> str, 'hf:PATH' or "
-                                 "'openai:<model>'")
+                                 "'openai:URL#MODEL'")
             backend = resolve_backend(user_llm)
             if task_source == "tau2":  # tau2's own setting: the task's full instructions
                 from ..tau2.llm_user import Tau2LLMUser
@@ -258,6 +279,8 @@ class ToolEnv(gym.Env):
         self._listed: dict[str, Tool] | None = None
         self._ground_truth: tuple[str | None, list] = (None, [])
         self.calls: list[dict] = []
+        self.transcript: list[tuple[str, str]] = []
+        self._rendered = 0  # transcript entries printed in render_mode "human"
 
     # ------------------------------------------------------------------ task choice
     def _task_rng(self, split: str, index: int) -> np.random.Generator:
@@ -292,6 +315,15 @@ class ToolEnv(gym.Env):
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
+        wrapped = wrapper_step_limit(self)
+        turn_limit = self.max_turns if wrapped is None else min(self.max_turns, wrapped)
+        observation, info = self._begin(options, turn_limit=turn_limit)
+        if self.render_mode == "human":
+            self.render()
+        return observation, info
+
+    def _start(self, options: dict | None, turn_limit: int):
+        """A new episode, drawing from ``np_random`` as it stands (``reset`` seeded it)."""
         split, index = self._choose_task_id(options)
         if self.sandbox is None:
             self.sandbox = Sandbox(self.template)
@@ -318,11 +350,11 @@ class ToolEnv(gym.Env):
         self.errors = 0
         self.tool_calls = 0
         self.shaping = Shaping(self.reward_config.shaping_cap)
-        wrapped = wrapper_step_limit(self)
-        self.turn_limit = self.max_turns if wrapped is None else min(self.max_turns, wrapped)
+        self.turn_limit = turn_limit
         self.agent_messages: list[str] = []  # AgentMessage: grounded in self.log
         self.log = EpisodeLog()  # what the agent had seen (tool_gym.core.grounding)
-        self.transcript: list[tuple[str, str]] = []
+        self.transcript = []
+        self._rendered = 0
         self._pending_writes: list[tuple[str, str, str | None]] = []
         self._done = False
         opening = self.user.opening()
@@ -519,16 +551,37 @@ class ToolEnv(gym.Env):
         max_len = self.observation_space.max_length
         if len(observation) > max_len:
             observation = observation[: max_len - 20] + " ...[truncated]"
+        self._record_step(action)
+        if self.render_mode == "human":
+            self.render()
         return observation, float(reward), terminated, truncated, self._info(validity, **info_extra)
 
     def render(self):
+        """``"ansi"``: the episode's transcript as text. ``"human"``: print the transcript
+        entries not printed yet (``reset`` and ``step`` call it, so each turn is printed
+        as it happens)."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode")
             return None
-        text = "\n".join(f"[{who}] {what}" for who, what in self.transcript)
         if self.render_mode == "ansi":
-            return text
-        print(text)
+            return "\n".join(f"[{who}] {what}" for who, what in self.transcript)
+        for who, what in self.transcript[self._rendered:]:
+            print(f"[{who}] {what}")
+        self._rendered = len(self.transcript)
+        return None
+
+    def _unpicklable_reason(self) -> str | None:
+        user = self._ezpickle_kwargs["user"]
+        if user == "llm":
+            return ("its user is an LLM (user='llm'): replaying the episode would query the "
+                    "model again and the backend holds a live model or client; make a new "
+                    "env from the same id and arguments instead")
+        if callable(user):
+            try:
+                pickle.dumps(user)
+            except Exception as error:  # noqa: BLE001 - whatever the pickler says
+                return (f"its user factory {user!r} cannot be pickled ({error}); pass a "
+                        f"module-level function or class")
         return None
 
     def close(self):

@@ -6,7 +6,8 @@ request, the candidate functions (BFCL function documents, which the checker rea
 the possible answers in BFCL's format (``[{name: {param: [accepted values]}}]``; empty
 for the irrelevance category, where the right answer is no call).
 
-Exports: :func:`to_hf_chat` gives a Hugging Face chat record with tools, the shape that
+Exports: :func:`to_hf_chat` gives the project's chat record (:mod:`tool_gym.chat`, the
+format of ``evaluate.py --save-trajectories`` and SFT data), the shape that
 ``tokenizer.apply_chat_template(messages, tools=tools)`` and TRL's SFT trainer read;
 :mod:`tool_gym.synth.bfcl` writes BFCL's own files.
 """
@@ -15,9 +16,12 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+
+from tool_gym.chat import assistant_turn, chat_record
 
 __all__ = [
     "CATEGORIES",
@@ -119,7 +123,7 @@ class FunctionTask:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "FunctionTask":
+    def from_dict(cls, data: dict) -> FunctionTask:
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
 
@@ -145,11 +149,12 @@ NO_CALL_REPLY = ("None of the available functions can do this, so I cannot make 
 
 
 def to_hf_chat(task: FunctionTask, system: str | None = None) -> dict:
-    """A Hugging Face chat record: ``{"messages": [...], "tools": [...]}``.
+    """The task as a chat record of :mod:`tool_gym.chat`: ``messages``, ``tools`` and the
+    metadata (``task_id``; ``success`` is true: the reference answer was checked).
 
-    The assistant turn holds ``tool_calls`` entries ``{"type": "function", "function":
-    {"name", "arguments"}}`` with ``arguments`` as a dict (what chat templates serialize);
-    for a task whose right answer is no call, it is a short refusal in ``content``.
+    The assistant turn holds the reference ``tool_calls`` (ids ``call_0``, ``call_1``...,
+    ``arguments`` as a dict); for a task whose right answer is no call, it is a short
+    refusal in ``content``.
     """
     messages: list[dict] = []
     if system:
@@ -158,23 +163,20 @@ def to_hf_chat(task: FunctionTask, system: str | None = None) -> dict:
         messages.extend({"role": m["role"], "content": m["content"]} for m in task.messages)
     else:
         messages.append({"role": "user", "content": task.question})
-    if task.calls:
-        calls = []
-        for call in task.calls:
-            fn = call.get("function", call)
-            arguments = fn.get("arguments", {})
-            if isinstance(arguments, str):
-                arguments = json.loads(arguments) if arguments.strip() else {}
-            calls.append({"type": "function",
-                          "function": {"name": fn["name"], "arguments": arguments}})
-        messages.append({"role": "assistant", "content": "", "tool_calls": calls})
-    else:
-        messages.append({"role": "assistant", "content": NO_CALL_REPLY})
-    return {"messages": messages, "tools": task.tools}
+    calls = []
+    for call in task.calls:
+        fn = call.get("function", call)
+        arguments = fn.get("arguments", {})
+        if isinstance(arguments, str):
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        calls.append((fn["name"], arguments))
+    messages.append(assistant_turn("", calls) if calls else assistant_turn(NO_CALL_REPLY))
+    return chat_record(messages, task.tools, task_id=task.id, success=True)
 
 
 def write_hf_chat(path: str | Path, tasks: Iterable[FunctionTask],
                   system: str | None = None) -> int:
-    """Write tasks as Hugging Face chat JSON lines (``datasets.load_dataset("json", ...)``
-    reads them); returns how many."""
+    """Write tasks as chat records, one JSON line each (``datasets.load_dataset("json",
+    ...)`` reads them; :func:`tool_gym.chat.write_dataset` writes a dataset directory with
+    exact features); returns how many."""
     return write_jsonl(path, (to_hf_chat(t, system) for t in tasks))

@@ -1430,6 +1430,32 @@ def _template_verify(messages: list, context: dict, rng: np.random.Generator) ->
 # ------------------------------------------------------------------ CLI
 
 
+def _cli_backends(args: argparse.Namespace) -> tuple[Backend, Backend | None]:
+    """The generator and verifier of the command line, each ``openai:`` server checked
+    (reachable, serving the model) before any work; ``ValueError`` (one line) if not."""
+    from ..llm import make_backend
+    from ..llm.openai_compat import OpenAICompatBackend, check_sampling, check_server
+
+    if args.base_url is not None:
+        raise ValueError("--base-url is gone: name the server in the spec, "
+                         "--backend openai:URL#MODEL")
+    check_sampling(args.temperature, args.max_tokens)
+
+    def options(spec: str, **remote: Any) -> dict:
+        if spec == "template":
+            return {"seed": args.seed}
+        return {"api_key_env": args.api_key_env, "max_tokens": args.max_tokens, **remote}
+
+    generator = make_backend(args.backend, **options(args.backend,
+                                                     temperature=args.temperature))
+    # the verifier judges at the temperature its call asks for (0)
+    verifier = make_backend(args.verifier, **options(args.verifier)) if args.verifier else None
+    for backend in (generator, verifier):
+        if isinstance(backend, OpenAICompatBackend):
+            check_server(backend.base_url, backend.model, api_key_env=args.api_key_env)
+    return generator, verifier
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tool_gym.synth.staged",
@@ -1446,9 +1472,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--noise", type=float, default=0.2,
                         help="mistake rate of the template backend")
     parser.add_argument("--backend", default="template",
-                        help="'template' or 'openai:<model>' (with --base-url)")
-    parser.add_argument("--verifier", default=None, help="optional backend: 'openai:<model>'")
-    parser.add_argument("--base-url", default=None)
+                        help="generator of the stages: 'template' (offline) or "
+                             "'openai:URL#MODEL' (an OpenAI-compatible server)")
+    parser.add_argument("--verifier", default=None,
+                        help="optional judge of each stage: 'openai:URL#MODEL'")
+    parser.add_argument("--temperature", type=float, default=None,
+                        help="generator temperature for openai: backends (default: 0.7, "
+                             "the stages' own; the verifier judges at 0)")
+    parser.add_argument("--max-tokens", type=int, default=None,
+                        help="most tokens per reply for openai: backends (default: the "
+                             "server's)")
+    parser.add_argument("--api-key-env", default="OPENAI_API_KEY",
+                        help="environment variable holding the API key (unset: a placeholder "
+                             "key, enough for a local vLLM)")
+    parser.add_argument("--base-url", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--bfcl", choices=("auto", "yes", "no"), default="auto",
                         help="add BFCL's function documents to the pool (needs bfcl-eval)")
     parser.add_argument("--isolate", default=None,
@@ -1459,8 +1496,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-execute", action="store_true", help="skip execution checks")
     parser.add_argument("--progress", action="store_true")
     args = parser.parse_args(argv)
+    try:
+        generator, verifier = _cli_backends(args)
+    except (ValueError, ImportError) as error:  # a bad spec or flag; no openai package
+        parser.error(str(error))
 
-    from ..llm import make_backend
     from . import bfcl as bfcl_data
     from .formats import write_hf_chat, write_jsonl
     from .pool import build_pool
@@ -1479,10 +1519,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     pool = build_pool(domains, bfcl=use_bfcl and bool(bfcl_categories),
                       bfcl_categories=bfcl_categories or "all", seed=args.seed, exclude=exclude)
     built = time.perf_counter() - began
-    backend_kw = {"base_url": args.base_url} if args.base_url else {}
-    generator = make_backend(args.backend, **(backend_kw if args.backend != "template" else
-                                              {"seed": args.seed}))
-    verifier = make_backend(args.verifier, **backend_kw) if args.verifier else None
     synthesizer = StagedSynthesizer(
         pool, generator, verifier,
         StagedConfig(categories=tuple(c.strip() for c in args.categories.split(",") if c.strip()),

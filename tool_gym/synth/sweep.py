@@ -6,8 +6,9 @@
     python -m tool_gym.synth.sweep runs/oracle runs/random [--setting NAME:k=v,k=v ...]
 
 Each ``RUN_DIR`` is an ``evaluate.py`` output directory written with
-``--save-trajectories``: its ``trajectories.jsonl`` holds every episode's calls (name,
-arguments, validity stage) and the task's ground-truth calls, so PROVE's reward
+``--save-trajectories``: its ``trajectories.jsonl`` holds every episode as a chat record
+(:mod:`tool_gym.chat`; ``python -m tool_gym.export`` makes a dataset of them) with its
+calls (name, arguments, validity stage) and the task's ground-truth calls, so PROVE's reward
 (:mod:`tool_gym.core.prove`) can be computed again under any weights without playing the
 episodes again. The policy's name comes from the run's ``config.json`` (else the
 directory's name).

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-import evaluate
 import tool_gym
+from tool_gym.cli import evaluate
 
 ray = pytest.importorskip("ray")
 
@@ -39,7 +39,7 @@ def local_runs(tmp_path_factory):
     def get(env_id, policy):
         if (env_id, policy) not in cache:
             out = tmp_path_factory.mktemp(f"local-{env_id}-{policy}")
-            evaluate.main(args(env_id, policy, out))
+            evaluate.run_command(args(env_id, policy, out))
             cache[env_id, policy] = read(out)
         return cache[env_id, policy]
 
@@ -50,7 +50,7 @@ def test_evaluate_starts_and_stops_its_own_local_ray(local_runs, tmp_path):
     """``--ray`` alone: evaluate.py starts a local Ray with --ray-cpus CPUs, shuts it down."""
     assert not ray.is_initialized()
     env_id = tool_gym.ENV_IDS[0]
-    evaluate.main(args(env_id, "oracle", tmp_path, "--ray", "--ray-cpus", "2"))
+    evaluate.run_command(args(env_id, "oracle", tmp_path, "--ray", "--ray-cpus", "2"))
     assert not ray.is_initialized()
     assert read(tmp_path) == local_runs(env_id, "oracle")
 
@@ -68,7 +68,7 @@ def local_ray():
 @pytest.mark.parametrize("env_id", ONE_ID_PER_CLASS)
 def test_ray_run_is_byte_identical_to_local(local_ray, local_runs, env_id, tmp_path):
     # the random policy is compared in the interrupted-run test below
-    evaluate.main(args(env_id, "oracle", tmp_path, "--ray"))
+    evaluate.run_command(args(env_id, "oracle", tmp_path, "--ray"))
     assert read(tmp_path) == local_runs(env_id, "oracle")
     assert local_ray.is_initialized()  # an initialized Ray is used, not shut down
 
@@ -83,7 +83,7 @@ def test_ray_resumes_a_preseeded_file(local_ray, local_runs, tmp_path, capsys):
     marked["kept"] = True
     seeded = [lines[2], json.dumps(marked, sort_keys=True) + "\n", lines[0], lines[1][:40]]
     (tmp_path / "episodes.jsonl").write_text("".join(seeded))
-    evaluate.main(args(env_id, "oracle", tmp_path, "--ray"))
+    evaluate.run_command(args(env_id, "oracle", tmp_path, "--ray"))
     assert f"3 of {TASKS * TRIALS} episodes done" in capsys.readouterr().out
     result = read(tmp_path)
     got = result["episodes.jsonl"].decode().splitlines(keepends=True)
@@ -107,9 +107,9 @@ def test_ray_run_interrupted_mid_stream_then_resumed(local_ray, local_runs, tmp_
 
     monkeypatch.setattr(evaluate, "append_episode", append_then_kill)
     with pytest.raises(KeyboardInterrupt):
-        evaluate.main(args(env_id, "random", tmp_path, "--ray"))
+        evaluate.run_command(args(env_id, "random", tmp_path, "--ray"))
     lines = (tmp_path / "episodes.jsonl").read_text().splitlines()
     assert [(json.loads(x)["task_id"], json.loads(x)["trial"]) for x in lines] == appended
     monkeypatch.setattr(evaluate, "append_episode", real_append)
-    evaluate.main(args(env_id, "random", tmp_path, "--ray"))
+    evaluate.run_command(args(env_id, "random", tmp_path, "--ray"))
     assert read(tmp_path) == local_runs(env_id, "random")

@@ -9,17 +9,18 @@ from pathlib import Path
 
 import pytest
 
-import evaluate
-from tool_gym.agents.rollout import run_episode as real_run_episode
 from tests.agents.fake_env import ENV_ID
+from tool_gym.agents.rollout import run_episode as real_run_episode
+from tool_gym.cli import evaluate
+from tool_gym.cli.checks import UsageError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ARGS = ["--env", ENV_ID, "--tasks", "5", "--trials", "3", "--seed", "1"]
 FILES = ("episodes.jsonl", "summary.json", "config.json")
 
 
 def run(out, *extra, args=ARGS):
-    return evaluate.main([*args, "--out", str(out), *extra])
+    return evaluate.run_command([*args, "--out", str(out), *extra])
 
 
 def read(out):
@@ -135,7 +136,7 @@ def test_load_episodes_drops_only_the_last_line(tmp_path):
                     ("b", 1): {"task_id": "b", "trial": 1}}
     assert path.read_text().endswith('{"task_id": "b", "trial": 1}\n')
     path.write_text('{"task_id": "a", "trial": 0}\nbroken\n{"task_id": "b", "trial": 1}\n')
-    with pytest.raises(SystemExit, match=":2 "):
+    with pytest.raises(UsageError, match=":2 "):
         evaluate.load_episodes(path)
 
 
@@ -154,7 +155,7 @@ def test_more_trials_and_tasks_extend_a_run(reference, tmp_path, monkeypatch):
     assert (out / "episodes.jsonl").read_bytes() == reference[2]["episodes.jsonl"]
 
 
-def test_task_ids_and_argument_errors(tmp_path):
+def test_task_ids_and_argument_errors(tmp_path, capsys):
     summary = run(tmp_path / "ids", "--task-ids", "train-3,test-7", args=[
         "--env", ENV_ID, "--trials", "2"])
     records = [json.loads(line) for line in
@@ -166,9 +167,11 @@ def test_task_ids_and_argument_errors(tmp_path):
         run(tmp_path / "both", "--task-ids", "test-1")  # with --tasks from ARGS
     with pytest.raises(SystemExit):
         run(tmp_path / "dup", "--task-ids", "test-1,test-1", args=["--env", ENV_ID])
-    with pytest.raises(SystemExit, match="other settings"):
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:
         run(tmp_path / "ids", "--policy", "random", "--task-ids", "train-3,test-7",
             args=["--env", ENV_ID, "--trials", "2"])
+    assert stop.value.code == 2 and "other settings" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         run(tmp_path / "bad", "--split", "valid")
     with pytest.raises(SystemExit):
@@ -184,8 +187,8 @@ def test_defaults(monkeypatch, tmp_path):
     args = evaluate.parse_args(["--policy", "pkg.mod:My/Policy", "--env", "X-v0"])
     assert evaluate.default_out(args) == Path("runs/X-v0-pkg.mod_My_Policy-test")
     monkeypatch.chdir(tmp_path)
-    evaluate.main(["--env", ENV_ID, "--policy", "random", "--tasks", "2", "--trials", "1",
-                   "--env-kwargs", '{"max_turns": 3}'])
+    evaluate.run_command(["--env", ENV_ID, "--policy", "random", "--tasks", "2", "--trials", "1",
+                          "--env-kwargs", '{"max_turns": 3}'])
     out = tmp_path / "runs" / f"{ENV_ID}-random-test"
     saved = json.loads((out / "summary.json").read_text())
     assert saved["pass_hat_k"] == {"1": 0.0}
@@ -210,8 +213,8 @@ def test_command_line(reference, tmp_path):
 
 
 def real_run(tmp_path, policy, split, tasks, trials=1):
-    return evaluate.main(["--policy", policy, "--split", split, "--tasks", str(tasks),
-                          "--trials", str(trials), "--out", str(tmp_path / f"{policy}-{split}")])
+    return evaluate.run_command(["--policy", policy, "--split", split, "--tasks", str(tasks),
+                                 "--trials", str(trials), "--out", str(tmp_path / f"{policy}-{split}")])
 
 
 @pytest.mark.parametrize("split,tasks,trials", [("test", 50, 2), ("train", 100, 1)])
@@ -232,36 +235,10 @@ def test_real_env_random_scores_near_zero(tmp_path):
 
 def test_real_env_is_reproducible_and_resumes(tmp_path, monkeypatch):
     args = ["--policy", "random", "--task-ids", "test-0,train-1,test-2", "--trials", "2"]
-    evaluate.main([*args, "--out", str(tmp_path / "a")])
+    evaluate.run_command([*args, "--out", str(tmp_path / "a")])
     monkeypatch.setattr(evaluate, "run_episode", CountingRollout(kill_at=3))
     with pytest.raises(KeyboardInterrupt):
-        evaluate.main([*args, "--out", str(tmp_path / "b")])
+        evaluate.run_command([*args, "--out", str(tmp_path / "b")])
     monkeypatch.setattr(evaluate, "run_episode", real_run_episode)
-    evaluate.main([*args, "--out", str(tmp_path / "b")])
+    evaluate.run_command([*args, "--out", str(tmp_path / "b")])
     assert read(tmp_path / "a") == read(tmp_path / "b")
-
-
-@pytest.mark.parametrize("extra,message", [
-    (["--policy", "nosuch"], "--policy: unknown policy 'nosuch': use 'oracle', 'random'"),
-    (["--policy", "json:nothing"], "--policy: policy 'json:nothing': module 'json' has no"),
-    (["--policy", "no_such_module_xyz:P"], "cannot import module 'no_such_module_xyz'"),
-    (["--policy", "hf:/no/such/model"], "no local model"),
-    (["--policy", "openai:nohost"], "openai:URL#MODEL"),
-    (["--env", "NoSuchEnv-v0"], "--env 'NoSuchEnv-v0': "),
-    (["--env-kwargs", "{oops"], "--env-kwargs must be a JSON object"),
-])
-def test_command_line_mistakes_say_what_to_do_before_any_work(tmp_path, extra, message):
-    import train
-
-    out = tmp_path / "out"
-    with pytest.raises(SystemExit) as caught:
-        evaluate.main(["--tasks", "1", "--out", str(out), *extra])
-    text = str(caught.value)
-    assert message in text and "\n" not in text
-    assert not out.exists()
-    flags = [("--sft-policy" if f == "--policy" else f) for f in extra]
-    with pytest.raises(SystemExit) as caught:
-        train.main(["--algo", "sft", "--output-dir", str(out), *flags])
-    text = str(caught.value)
-    assert message.replace("--policy", "--sft-policy") in text and "\n" not in text
-    assert not out.exists()

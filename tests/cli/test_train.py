@@ -13,9 +13,9 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("trl")
 pytest.importorskip("peft")
 
-import train  # noqa: E402
+from tool_gym.cli import train
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
@@ -43,7 +43,7 @@ def test_cpu_demo_learns_on_held_out_tasks(tmp_path):
     changes the weights and the held-out mean reward (test split, graded PROVE reward)
     rises by at least 0.1; it is 0 for the untrained model, about 0.3 after this run."""
     out = tmp_path / "demo"
-    results = train.main([
+    results = train.run_command([
         "--algo", "grpo", "--env", "ToolCall-Simple-v0",
         "--env-kwargs", '{"reward": "prove", "domains": ["retail"]}',
         "--model", "tiny", "--output-dir", str(out), "--threads", "1",
@@ -71,11 +71,11 @@ def test_sft_checkpoints_and_resume(tmp_path):
               "--output-dir", str(out), "--threads", "1", "--sft-tasks", "8",
               "--batch-size", "2", "--eval-tasks", "0", "--save-steps", "2",
               "--report-to", "none", "--learning-rate", "1e-3"]
-    train.main(common + ["--steps", "2"])
+    train.run_command(common + ["--steps", "2"])
     assert (out / "sft" / "checkpoint-2").exists()
     (out / "sft" / "final" / "model.safetensors").unlink()  # as if killed after the checkpoint
     (out / "sft" / "final" / "config.json").unlink()
-    train.main(common + ["--steps", "4", "--resume"])
+    train.run_command(common + ["--steps", "4", "--resume"])
     state = json.loads((out / "sft" / "checkpoint-4" / "trainer_state.json").read_text())
     assert state["global_step"] == 4 and len(state["log_history"]) >= 3  # continued
 
@@ -83,7 +83,7 @@ def test_sft_checkpoints_and_resume(tmp_path):
 def test_lora_sft_then_grpo(tmp_path):
     """With --lora both phases train an adapter (folded into the saved weights)."""
     out = tmp_path / "lora"
-    results = train.main([
+    results = train.run_command([
         "--algo", "grpo", "--env", "ToolCall-Simple-v0", "--model", "tiny", "--output-dir",
         str(out), "--threads", "1", "--lora", "--lora-r", "4", "--warm-start-steps", "2",
         "--warm-start-lr", "1e-2", "--sft-tasks", "4", "--steps", "1", "--batch-size", "2",
@@ -92,3 +92,15 @@ def test_lora_sft_then_grpo(tmp_path):
     assert changed(weights(out / "tiny-init"), weights(out / "sft" / "final"))
     assert set(weights(out / "final")) == set(weights(out / "tiny-init"))  # merged
     assert results["final"] == str(out / "final")
+
+
+def test_config_file_sets_arguments_and_flags_override_it(tmp_path):
+    """``--config run.yaml`` (TRL's TrlParser): the file sets fields, the command line wins;
+    ``--env`` and ``--no-lora`` still work."""
+    config = tmp_path / "run.yaml"
+    config.write_text("env_id: ToolBanking-v0\nsteps: 7\nlora: true\nenv:\n  TOOL_GYM_X: '1'\n")
+    args = train.parse_args(["--config", str(config), "--steps", "3"])
+    assert (args.env_id, args.steps, args.lora) == ("ToolBanking-v0", 3, True)
+    assert os.environ.pop("TOOL_GYM_X") == "1"  # TRL's env: mapping
+    args = train.parse_args(["--config", str(config), "--env", "ToolCrm-v0", "--no-lora"])
+    assert (args.env_id, args.steps, args.lora) == ("ToolCrm-v0", 7, False)

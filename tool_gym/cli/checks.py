@@ -1,0 +1,242 @@
+"""Checks shared by the command lines, run before any work.
+
+Each check raises :class:`UsageError` with a one-line message that says what to do; the
+command's entry point turns it into ``<prog>: error: <message>`` on stderr and exit status
+2 (:func:`usage_errors`, argparse's convention), before any run directory is created.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import importlib
+import importlib.util
+import inspect
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import gymnasium as gym
+
+#: Extras of ``setup.cfg`` by the modules they install (``pip install "tool_gym[X]"``).
+TRAIN_MODULES = ("torch", "transformers", "trl", "datasets", "accelerate")
+#: What each kind of policy spec needs installed: (extra, modules).
+POLICY_EXTRAS = {"hf": ("train", ("torch", "transformers")),
+                 "openai": ("openai", ("openai",))}
+#: Seconds to wait for an OpenAI-compatible server to answer the reachability check.
+SERVER_TIMEOUT = 10.0
+
+
+class UsageError(Exception):
+    """A command-line mistake: its message is one line that says what to do."""
+
+    def __str__(self) -> str:
+        return " ".join(super().__str__().split())  # always one line
+
+
+@contextlib.contextmanager
+def usage_errors(prog: str) -> Iterator[None]:
+    """Turn a :class:`UsageError` raised inside into ``prog: error: ...`` on stderr and
+    ``SystemExit(2)``."""
+    try:
+        yield
+    except UsageError as error:
+        print(f"{prog}: error: {error}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
+
+
+class OneLineErrors:
+    """Mixin for an ``argparse.ArgumentParser``: a parse error raises :class:`UsageError`
+    (one line) instead of printing the whole usage text."""
+
+    def error(self, message: str):  # argparse's hook
+        raise UsageError(message)
+
+
+class ArgumentParser(OneLineErrors, argparse.ArgumentParser):
+    """``argparse.ArgumentParser`` whose errors are :class:`UsageError`."""
+
+
+def put_cwd_on_path() -> None:
+    """Let ``module:Class`` specs import from the current directory, as ``python -m`` does
+    (a console script's ``sys.path`` starts at its own ``bin`` folder instead)."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+
+
+# ---------------------------------------------------------------------------- extras
+
+def require_extra(extra: str, modules: Sequence[str], what: str) -> None:
+    """:class:`UsageError` with the ``pip install`` line when a module of ``extra`` is
+    missing (found with ``importlib.util.find_spec``: nothing is imported)."""
+    missing = [name for name in modules if not _installed(name)]
+    if missing:
+        raise UsageError(f"{what} needs {', '.join(missing)}: pip install "
+                         f"\"tool_gym[{extra}]\"")
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent that fails, or a module without spec
+        return module in sys.modules
+
+
+# ---------------------------------------------------------------------------- env
+
+def parse_env_kwargs(text: str) -> dict:
+    """The JSON object of ``--env-kwargs``."""
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise UsageError(f"--env-kwargs must be a JSON object: {error}") from None
+    if not isinstance(value, dict):
+        raise UsageError(f"--env-kwargs must be a JSON object, got {text!r}")
+    return value
+
+
+def check_env_id(env_id: str) -> gym.envs.registration.EnvSpec:
+    """The registered spec of ``env_id`` (``module:Env-v0`` imports ``module`` first)."""
+    import tool_gym
+
+    module, sep, name = env_id.rpartition(":")
+    try:
+        if sep:
+            importlib.import_module(module)
+        return gym.spec(name)
+    except ImportError as error:
+        raise UsageError(f"--env {env_id!r}: cannot import module {module!r} ({error})") \
+            from None
+    except gym.error.Error as error:
+        raise UsageError(f"--env {env_id!r}: {str(error).rstrip('.')}; the tool_gym ids are "
+                         f"listed in README.md (e.g. ToolRetail-v0)") from None
+
+
+def env_keywords(spec: gym.envs.registration.EnvSpec) -> set[str] | None:
+    """Keyword arguments ``gym.make`` accepts for ``spec``: its entry point's parameters
+    and ``gym.make``'s own; ``None`` when the entry point takes ``**kwargs``."""
+    creator = spec.entry_point
+    if isinstance(creator, str):
+        creator = gym.envs.registration.load_env_creator(creator)
+    try:
+        parameters = inspect.signature(creator).parameters.values()
+    except (TypeError, ValueError):  # no signature to read
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    names = {p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    make = inspect.signature(gym.make).parameters.values()
+    return names | {p.name for p in make if p.kind is p.POSITIONAL_OR_KEYWORD} - {"id"}
+
+
+def check_env_kwargs(env_id: str, spec: gym.envs.registration.EnvSpec, env_kwargs: dict
+                     ) -> None:
+    """Every key of ``--env-kwargs`` is a parameter of the env (or of ``gym.make``)."""
+    known = env_keywords(spec)
+    if known is None:
+        return
+    for key in env_kwargs:
+        if key not in known:
+            close = difflib.get_close_matches(key, sorted(known), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else \
+                f"use one of {', '.join(sorted(known))}"
+            raise UsageError(f"--env-kwargs: {env_id} takes no {key!r}; {hint}")
+
+
+def make_env(env_id: str, env_kwargs: dict) -> gym.Env:
+    """``gym.make``, its argument errors (a bad value in ``--env-kwargs``) as one line."""
+    try:
+        return gym.make(env_id, **env_kwargs)
+    except (ValueError, TypeError, KeyError, OSError, gym.error.Error) as error:
+        raise UsageError(f"--env-kwargs: {env_id}: {error}") from None
+
+
+def task_error(env: gym.Env, task_id: str) -> str | None:
+    """Why ``env`` has no task ``task_id`` (looked up as its ``reset`` will, through the
+    env's ``make_task`` or ``task_by_id``), or ``None`` when it has one or cannot say (an
+    env of another package)."""
+    env = env.unwrapped
+    lookup = getattr(env, "make_task", None) or getattr(env, "task_by_id", None)
+    if not callable(lookup):
+        return None
+    try:
+        lookup(task_id)
+    except (ValueError, KeyError, IndexError) as error:
+        return str(error)
+    return None
+
+
+# ---------------------------------------------------------------------------- policies
+
+def policy_kind(spec: str) -> str:
+    """``oracle``, ``random``, ``hf``, ``openai`` or ``class`` (a ``module:Class`` spec)."""
+    spec = spec.strip()
+    prefix = spec.partition(":")[0]
+    return spec if spec in ("oracle", "random") else \
+        prefix if prefix in POLICY_EXTRAS else "class"
+
+
+def check_policy(spec: str, flag: str = "--policy", api_key_env: str | None = None,
+                 server_timeout: float = SERVER_TIMEOUT) -> None:
+    """The spec names a policy, its extra is installed and, for ``openai:``, its server
+    answers. A ``module:Class`` spec is checked for its form only: it is imported where it
+    is built (in a process of its own, ``tool_gym.agents.isolation``)."""
+    from tool_gym.agents.policy import check_policy_spec
+
+    if not isinstance(spec, str) or not spec.strip():
+        raise UsageError(f"{flag} must name a policy")
+    kind = policy_kind(spec)
+    if kind in POLICY_EXTRAS:
+        extra, modules = POLICY_EXTRAS[kind]
+        require_extra(extra, modules, f"{flag} {kind}:")
+    try:
+        check_policy_spec(spec, imports=False)
+    except ValueError as error:
+        raise UsageError(f"{flag}: {error}") from None
+    if kind == "openai":
+        check_openai_server(spec, flag, api_key_env, server_timeout)
+
+
+def check_openai_server(spec: str, flag: str, api_key_env: str | None, timeout: float) -> None:
+    """The server of an ``openai:URL#MODEL`` spec answers and knows the model."""
+    from tool_gym.llm.openai_compat import check_server, parse_openai_spec
+
+    key = {"api_key_env": api_key_env} if api_key_env else {}
+    try:
+        url, model = parse_openai_spec(spec)
+        check_server(url, model, timeout=timeout, **key)
+    except ValueError as error:
+        raise UsageError(f"{flag}: {error}") from None
+
+
+def policy_kwargs(spec: str, temperature: float | None, max_tokens: int | None,
+                  api_key_env: str | None) -> dict:
+    """Constructor keyword arguments of the policy from the sampling flags (only the flags
+    given); a flag the policy has no use for is a :class:`UsageError`."""
+    kind = policy_kind(spec)
+    given = {"--temperature": temperature, "--max-tokens": max_tokens,
+             "--api-key-env": api_key_env}
+    given = {flag: value for flag, value in given.items() if value is not None}
+    if temperature is not None and temperature < 0:
+        raise UsageError(f"--temperature must be >= 0, got {temperature}")
+    if max_tokens is not None and max_tokens < 1:
+        raise UsageError(f"--max-tokens must be positive, got {max_tokens}")
+    names = {"openai": {"--temperature": "temperature", "--max-tokens": "max_tokens",
+                        "--api-key-env": "api_key_env"},
+             "hf": {"--temperature": "temperature", "--max-tokens": "max_new_tokens"},
+             }.get(kind, {})
+    for flag in given:
+        if flag not in names:
+            kinds = "openai:" if flag == "--api-key-env" else "hf: and openai:"
+            raise UsageError(f"{flag} applies to {kinds} policies only, not to "
+                             f"{spec.strip()!r}")
+    return {names[flag]: value for flag, value in given.items()}
+
+
+def positive(flag: str, value: Any) -> None:
+    if value is not None and value < 1:
+        raise UsageError(f"{flag} must be positive, got {value}")

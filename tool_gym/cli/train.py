@@ -1,0 +1,444 @@
+"""Train an LLM policy on a tool_gym environment: SFT on verified trajectories, or GRPO.
+
+    tool-gym-train --algo sft  --env ToolRetail-v0 --model path/to/model --output-dir runs/sft
+    tool-gym-train --algo grpo --env ToolRetail-v0 --model runs/sft/final --output-dir runs/grpo
+    tool-gym-train --algo grpo --model tiny --warm-start-steps 300 --output-dir runs/demo
+    tool-gym-train --config run.yaml --steps 50
+
+(``python train.py`` in a checkout and ``python -m tool_gym.cli.train`` are the same
+command; it needs ``pip install "tool_gym[train]"``.) The arguments are parsed with TRL's
+``TrlParser``, as in TRL's own scripts: ``--config run.yaml`` sets any of them from a YAML
+mapping (the field names, e.g. ``env_id: ToolRetail-v0``, ``output_dir: runs/x``; a
+YAML ``env:`` mapping sets environment variables, as in TRL), and flags on the command
+line override the file. Every argument is checked before any work
+(:mod:`tool_gym.cli.checks`); a mistake prints one line, ``tool-gym-train: error: ...``,
+and exits with status 2 before ``--output-dir`` is created.
+
+The script reads top to bottom:
+
+1. the model: a local directory or ``.gguf`` file, or ``tiny`` (a small Qwen2-style model
+   and BPE tokenizer built here in seconds from the environment's texts);
+2. the held-out score before training: greedy batched episodes on the first
+   ``--eval-tasks`` tasks of the test split;
+3. SFT (``--algo sft``, or ``--warm-start-steps`` before GRPO): a policy (the oracle by
+   default) plays training tasks, the episodes verified with score 1.0 become a chat
+   dataset with tools (``OUT/sft_data``), TRL's ``SFTTrainer`` trains on the assistant
+   turns;
+4. GRPO (``--algo grpo``): TRL's ``GRPOTrainer`` with a ``rollout_func`` that plays B x G
+   episodes in lockstep (``tool_gym.agents.rollouts``), only the model's tokens in the loss
+   (``env_mask``), the environment's return as the reward;
+5. the held-out score after training, ``OUT/final`` (the trained model) and
+   ``OUT/results.json``.
+
+Tensorboard logs go to ``OUT/<phase>/runs`` (reward mean and spread, success rate,
+validity, KL when ``--beta`` > 0, rollout tokens per second) and ``OUT/eval``. Each phase
+checkpoints every ``--save-steps`` steps; ``--resume`` continues from the last checkpoint
+and skips finished phases. bf16 on a GPU that has it, fp32 on CPU. LoRA with ``--lora``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tool_gym.cli import checks
+from tool_gym.cli.checks import UsageError
+
+PROG = "tool-gym-train"
+
+
+@dataclass
+class Args:
+    algo: str = field(default="grpo", metadata={
+        "help": "training algorithm", "choices": ("sft", "grpo")})
+    env_id: str = field(default="ToolRetail-v0", metadata={
+        "help": "Gymnasium id of the environment", "aliases": ["--env"]})
+    model: str = field(default="tiny", metadata={
+        "help": "local model directory or .gguf file, or 'tiny' to build a tiny model here "
+                "(nothing is downloaded)"})
+    output_dir: str = field(default="runs/train", metadata={
+        "help": "where checkpoints, logs, the final model and results.json go"})
+    env_kwargs: str = field(default="{}", metadata={
+        "help": "JSON object of keyword arguments for gym.make"})
+    steps: int = field(default=100, metadata={
+        "help": "optimizer steps of the chosen algorithm"})
+    learning_rate: float = field(default=1e-5, metadata={
+        "help": "learning rate of the chosen algorithm"})
+    batch_size: int = field(default=8, metadata={
+        "help": "SFT: examples per step; GRPO: tasks per step (B; each played G times)"})
+    num_generations: int = field(default=4, metadata={
+        "help": "GRPO: episodes per task (G), the group the advantages are normalized in"})
+    beta: float = field(default=0.0, metadata={
+        "help": "GRPO: KL coefficient against the starting model (0: no reference model)"})
+    temperature: float = field(default=1.0, metadata={
+        "help": "GRPO: sampling temperature of training rollouts"})
+    train_tasks: int = field(default=256, metadata={
+        "help": "number of training tasks (train-0 ..) GRPO draws from"})
+    warm_start_steps: int = field(default=0, metadata={
+        "help": "GRPO: SFT steps on verified trajectories before GRPO (0: none)"})
+    warm_start_lr: float = field(default=1e-3, metadata={
+        "help": "learning rate of the SFT warm start"})
+    sft_policy: str = field(default="oracle", metadata={
+        "help": "policy whose verified episodes (score 1.0) make the SFT data "
+                "(oracle, hf:PATH, module:Class, ...)"})
+    sft_tasks: int = field(default=200, metadata={
+        "help": "training tasks the SFT policy plays (after the GRPO tasks: no overlap)"})
+    eval_tasks: int = field(default=32, metadata={
+        "help": "held-out test tasks scored before and after training (0: skip)"})
+    max_new_tokens: int = field(default=128, metadata={
+        "help": "longest model turn, in tokens"})
+    max_turns: int = field(default=20, metadata={
+        "help": "most model turns per episode"})
+    max_context: int = field(default=8192, metadata={
+        "help": "longest episode in tokens (prompt included); also SFT's max length"})
+    lora: bool = field(default=False, metadata={
+        "help": "train a LoRA adapter (peft) instead of all weights"})
+    lora_r: int = field(default=16, metadata={"help": "LoRA rank"})
+    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha"})
+    tiny_hidden: int = field(default=64, metadata={
+        "help": "--model tiny: hidden size"})
+    tiny_layers: int = field(default=2, metadata={
+        "help": "--model tiny: number of layers"})
+    threads: int = field(default=0, metadata={
+        "help": "torch CPU threads (0: torch's default; 1 is fastest for the tiny model on "
+                "a busy machine)"})
+    gradient_checkpointing: bool = field(default=False, metadata={
+        "help": "recompute activations in the backward pass (less GPU memory, slower)"})
+    seed: int = field(default=0, metadata={"help": "seed of everything"})
+    logging_steps: int = field(default=1, metadata={"help": "log every N steps"})
+    save_steps: int = field(default=50, metadata={"help": "checkpoint every N steps"})
+    resume: bool = field(default=False, metadata={
+        "help": "continue from the last checkpoint in --output-dir"})
+    report_to: str = field(default="tensorboard", metadata={
+        "help": "where trainers log ('tensorboard' or 'none')"})
+
+
+def make_parser():
+    """TRL's ``TrlParser`` over :class:`Args` (flags ``--output-dir`` or ``--output_dir``,
+    ``--config FILE``), with one-line errors and ``--no-X`` for each switch."""
+    from trl import TrlParser
+
+    class Parser(checks.OneLineErrors, TrlParser):
+        pass
+
+    parser = Parser(Args, prog=PROG, description=__doc__.split("\n\n")[0])
+    for f in dataclasses.fields(Args):
+        if f.default is False:  # HfArgumentParser adds --no-X only for switches that are on
+            parser.add_argument("--no-" + f.name.replace("_", "-"), dest=f.name,
+                                action="store_false", help=f"do not {f.name.replace('_', ' ')}")
+    return parser
+
+
+def parse_args(argv=None) -> Args:
+    """The arguments from ``argv`` (default ``sys.argv[1:]``) and ``--config FILE``; a
+    mistake (a missing or malformed file, an unknown key or flag) is a
+    :class:`~tool_gym.cli.checks.UsageError`."""
+    import yaml
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--config" in argv and argv.index("--config") == len(argv) - 1:
+        raise UsageError("--config needs a YAML file")
+    try:
+        (args,) = make_parser().parse_args_and_config(argv)
+    except OSError as error:
+        raise UsageError(f"--config: cannot read {error.filename or ''}: "
+                         f"{error.strerror or error}") from None
+    except yaml.YAMLError as error:
+        raise UsageError(f"--config: not YAML: {error}") from None
+    except ValueError as error:  # TRL: unknown keys, not a mapping, a bad env: mapping
+        raise UsageError(f"--config: {error}") from None
+    return args
+
+
+# ---------------------------------------------------------------------------- pieces
+
+def build_or_load_model(args: Args, out: Path, env_kwargs: dict):
+    """``(model, tokenizer, path)``: the tiny model built once in ``OUT/tiny-init``, or a
+    local model."""
+    from tool_gym.agents.tiny import TinyConfig, build_tiny_model, env_texts
+    from tool_gym.llm.transformers_backend import load_model
+
+    path = args.model
+    if args.model == "tiny":
+        path = out / "tiny-init"
+        if not (path / "config.json").exists():
+            texts = env_texts(args.env_id, episodes=16, env_kwargs=env_kwargs)
+            build_tiny_model(path, texts, TinyConfig(
+                hidden_size=args.tiny_hidden, intermediate_size=3 * args.tiny_hidden,
+                num_hidden_layers=args.tiny_layers, seed=args.seed))
+    model, tokenizer = load_model(path)
+    return model, tokenizer, str(path)
+
+
+def held_out(model, tokenizer, args: Args, env_kwargs: dict) -> dict:
+    """Greedy episodes on the first ``--eval-tasks`` test tasks."""
+    from tool_gym.agents.rollouts import RolloutConfig, evaluate_model
+
+    config = RolloutConfig(max_new_tokens=args.max_new_tokens, max_turns=args.max_turns,
+                           max_context=args.max_context, temperature=0.0, seed=args.seed)
+    task_ids = [f"test-{i}" for i in range(args.eval_tasks)]
+    summary, _ = evaluate_model(model, tokenizer, args.env_id, task_ids, config, env_kwargs,
+                                batch_size=32, seed=10_000 + args.seed)
+    return summary
+
+
+def lora_config(args: Args):
+    if not args.lora:
+        return None
+    from peft import LoraConfig
+
+    return LoraConfig(r=args.lora_r, lora_alpha=args.lora_alpha, lora_dropout=0.0,
+                      target_modules="all-linear", task_type="CAUSAL_LM")
+
+
+def merged(model):
+    """The model with a LoRA adapter folded in (or the model itself)."""
+    return model.merge_and_unload() if hasattr(model, "merge_and_unload") else model
+
+
+def last_checkpoint(directory: Path, resume: bool):
+    if not resume or not directory.exists():
+        return None
+    from transformers.trainer_utils import get_last_checkpoint
+
+    return get_last_checkpoint(str(directory))
+
+
+def common_kwargs(args: Args, phase_dir: Path, steps: int) -> dict:
+    import torch
+
+    bf16 = torch.cuda.is_available() and torch.cuda.is_bf16_supported()
+    return dict(output_dir=str(phase_dir), max_steps=steps, logging_steps=args.logging_steps,
+                save_steps=args.save_steps, save_total_limit=2, seed=args.seed, bf16=bf16,
+                report_to=[] if args.report_to == "none" else [args.report_to],
+                lr_scheduler_type="constant", gradient_checkpointing=args.gradient_checkpointing,
+                warmup_steps=0, disable_tqdm=not sys.stderr.isatty())
+
+
+def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: int, lr: float):
+    from trl import SFTConfig
+
+    from tool_gym.agents.sft import (
+        SFTDataConfig,
+        collect_verified,
+        export_dataset,
+        make_sft_trainer,
+    )
+
+    phase = out / "sft"
+    data = SFTDataConfig(env_id=args.env_id, env_kwargs=env_kwargs, policy=args.sft_policy,
+                         tasks=args.sft_tasks, task_offset=args.train_tasks, seed=args.seed)
+    rows = collect_verified(data)
+    if not rows:
+        raise SystemExit(f"{args.sft_policy} solved none of {args.sft_tasks} training tasks: "
+                         "no SFT data")
+    dataset = export_dataset(rows, out / "sft_data")
+    print(f"SFT data: {len(rows)} verified episodes of {args.sft_tasks} tasks "
+          f"-> {out / 'sft_data'}")
+    config = SFTConfig(**common_kwargs(args, phase, steps), learning_rate=lr,
+                       per_device_train_batch_size=args.batch_size,
+                       max_length=args.max_context, assistant_only_loss=True,
+                       dataset_num_proc=None)
+    try:
+        trainer = make_sft_trainer(model, tokenizer, dataset, config,
+                                   peft_config=lora_config(args))
+    except ValueError as error:  # every example longer than --max-context
+        raise SystemExit(f"{PROG}: error: {error}") from None
+    trainer.train(resume_from_checkpoint=last_checkpoint(phase, args.resume))
+    return merged(trainer.model)
+
+
+def run_grpo(model, tokenizer, args: Args, out: Path, env_kwargs: dict, path: str):
+    from trl import GRPOConfig
+
+    from tool_gym.agents.grpo import EnvGRPOConfig, make_grpo_trainer
+    from tool_gym.agents.rollouts import RolloutConfig
+    from tool_gym.llm.transformers_backend import resolve_model_path
+
+    # TRL loads the KL reference (beta > 0) from the model's own path: the same weights.
+    _, gguf = resolve_model_path(path)
+    init_kwargs = {"gguf_file": gguf} if gguf else None
+
+    phase = out / "grpo"
+    rollout = RolloutConfig(max_new_tokens=args.max_new_tokens, max_turns=args.max_turns,
+                            max_context=args.max_context, temperature=args.temperature,
+                            seed=args.seed)
+    env = EnvGRPOConfig(env_id=args.env_id, env_kwargs=env_kwargs, train_tasks=args.train_tasks,
+                        seed=args.seed, rollout=rollout)
+    config = GRPOConfig(**common_kwargs(args, phase, args.steps),
+                        learning_rate=args.learning_rate,
+                        per_device_train_batch_size=args.batch_size * args.num_generations,
+                        num_generations=args.num_generations, beta=args.beta,
+                        temperature=args.temperature, max_completion_length=args.max_context,
+                        log_completions=False, model_init_kwargs=init_kwargs)
+    trainer = make_grpo_trainer(model, tokenizer, env, config, peft_config=lora_config(args))
+    trainer.train(resume_from_checkpoint=last_checkpoint(phase, args.resume))
+    return merged(trainer.model)
+
+
+def log_eval(out: Path, summaries: dict, args: Args) -> None:
+    if args.report_to == "none":
+        return
+    from torch.utils.tensorboard import SummaryWriter
+
+    writer = SummaryWriter(str(out / "eval"))
+    for step, (name, summary) in enumerate(summaries.items()):
+        for key, value in summary.items():
+            writer.add_scalar(f"held_out/{key}", value, step)
+        writer.add_text("held_out/phase", name, step)
+    writer.close()
+
+
+# ---------------------------------------------------------------------------- checks
+
+def check_args(args: Args) -> dict:
+    """Check every argument before any work (no model is built or loaded, nothing is
+    written); return the env kwargs. Raises :class:`~tool_gym.cli.checks.UsageError`."""
+    env_kwargs = checks.parse_env_kwargs(args.env_kwargs)
+    spec = checks.check_env_id(args.env_id)
+    checks.check_env_kwargs(args.env_id, spec, env_kwargs)
+    for flag in ("batch_size", "num_generations", "train_tasks", "max_new_tokens",
+                 "max_turns", "max_context", "lora_r", "tiny_hidden", "tiny_layers",
+                 "logging_steps", "save_steps"):
+        checks.positive("--" + flag.replace("_", "-"), getattr(args, flag))
+    for flag in ("steps", "warm_start_steps", "sft_tasks", "eval_tasks", "threads"):
+        if getattr(args, flag) < 0:
+            raise UsageError(f"--{flag.replace('_', '-')} must be >= 0, got "
+                             f"{getattr(args, flag)}")
+    if args.algo == "grpo" and args.num_generations < 2:
+        raise UsageError("--num-generations must be at least 2 for GRPO (a group of one "
+                         "has no advantage)")
+    if args.report_to not in ("tensorboard", "none"):
+        raise UsageError(f"--report-to must be 'tensorboard' or 'none', got "
+                         f"{args.report_to!r}")
+    if args.report_to == "tensorboard":
+        checks.require_extra("train", ("tensorboard",), "--report-to tensorboard")
+    if args.lora:
+        checks.require_extra("train", ("peft",), "--lora")
+    if args.model != "tiny":
+        from tool_gym.llm.transformers_backend import resolve_model_path
+
+        try:
+            resolve_model_path(args.model)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"--model: {error}") from None
+    sft_steps = args.steps if args.algo == "sft" else args.warm_start_steps
+    if sft_steps > 0:
+        checks.check_policy(args.sft_policy, flag="--sft-policy")
+    env = checks.make_env(args.env_id, env_kwargs)  # the values of --env-kwargs
+    try:
+        last = {"--eval-tasks": f"test-{args.eval_tasks - 1}" if args.eval_tasks else None}
+        for flag, task_id in last.items():
+            error = task_id and checks.task_error(env, task_id)
+            if error:
+                raise UsageError(f"{flag} {args.eval_tasks} goes past the test split of "
+                                 f"{args.env_id}: {error}")
+    finally:
+        env.close()
+    if sft_steps > 0:
+        from tool_gym.agents.isolation import IsolatedPolicy, needs_isolation
+
+        if needs_isolation(args.sft_policy):  # built apart, as it will play (and closed)
+            try:
+                IsolatedPolicy(args.sft_policy).close()
+            except ValueError as error:
+                raise UsageError(f"--sft-policy: {error}") from None
+    return env_kwargs
+
+
+# ---------------------------------------------------------------------------- main
+
+def main(argv=None) -> int:
+    """``tool-gym-train``: run the command line; exit status 0 (2 for a mistake in the
+    arguments or a missing extra, with one line on stderr)."""
+    run_command(argv)
+    return 0
+
+
+def run_command(argv=None) -> dict:
+    """Check the arguments, train, return the results (also in ``OUT/results.json``)."""
+    with checks.usage_errors(PROG):
+        checks.require_extra("train", checks.TRAIN_MODULES, PROG)  # before importing trl
+        checks.put_cwd_on_path()
+        args = parse_args(argv)
+        env_kwargs = check_args(args)
+        return train(args, env_kwargs)
+
+
+def train(args: Args, env_kwargs: dict) -> dict:
+    """The run of checked arguments."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    import numpy as np
+    import torch
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    out = Path(args.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+
+    # 1. the model
+    model, tokenizer, path = build_or_load_model(args, out, env_kwargs)
+    print(f"model {path}: {sum(p.numel() for p in model.parameters()):,} parameters, "
+          f"{model.dtype}, {model.device}")
+    results: dict = {"args": dataclasses.asdict(args), "model": path}
+    summaries: dict = {}
+
+    # 2. held-out score before training
+    if args.eval_tasks:
+        summaries["before"] = held_out(model, tokenizer, args, env_kwargs)
+        print("held-out before:", json.dumps(summaries["before"]))
+
+    # 3. SFT (the algorithm, or GRPO's warm start)
+    sft_steps = args.steps if args.algo == "sft" else args.warm_start_steps
+    sft_lr = args.learning_rate if args.algo == "sft" else args.warm_start_lr
+    if sft_steps > 0:
+        from tool_gym.llm.transformers_backend import load_model
+
+        done = out / "sft" / "final"
+        if not (args.resume and (done / "config.json").exists()):
+            model = run_sft(model, tokenizer, args, out, env_kwargs, sft_steps, sft_lr)
+            model.save_pretrained(done)
+            tokenizer.save_pretrained(done)
+        # Loaded back from disk: GRPO's KL reference is loaded from the model's path.
+        model, tokenizer = load_model(done)
+        path = str(done)
+        if args.algo == "grpo" and args.eval_tasks:
+            summaries["after_sft"] = held_out(model, tokenizer, args, env_kwargs)
+            print("held-out after SFT:", json.dumps(summaries["after_sft"]))
+
+    # 4. GRPO
+    if args.algo == "grpo" and args.steps > 0:
+        model = run_grpo(model, tokenizer, args, out, env_kwargs, path)
+
+    # 5. the result
+    final = out / "final"
+    model.save_pretrained(final)
+    tokenizer.save_pretrained(final)
+    if args.eval_tasks:
+        summaries["after"] = held_out(model, tokenizer, args, env_kwargs)
+        print("held-out after:", json.dumps(summaries["after"]))
+        log_eval(out, summaries, args)
+    results.update(held_out=summaries, final=str(final),
+                   seconds=round(time.perf_counter() - started, 1))
+    (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    if "before" in summaries and "after" in summaries:
+        b, a = summaries["before"], summaries["after"]
+        print(f"\nheld-out mean reward {b['reward_mean']:.3f} -> {a['reward_mean']:.3f}, "
+              f"success {b['success_rate']:.3f} -> {a['success_rate']:.3f} "
+              f"({results['seconds']:.0f} s); model in {final}")
+    return results
+
+
+if __name__ == "__main__":
+    sys.exit(main())
