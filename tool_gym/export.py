@@ -45,7 +45,9 @@ def _fail(message: str, code: int = 2):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from tool_gym.cli.checks import ArgumentParser  # parse errors: one line, exit 2
+
+    parser = ArgumentParser(
         prog=PROG, description="Write an evaluate.py --save-trajectories run as a chat "
                                "dataset directory (datasets.load_dataset, TRL SFTTrainer).")
     parser.add_argument("run_dir", metavar="RUN_DIR",
@@ -67,7 +69,7 @@ def _check(args: argparse.Namespace) -> None:
     if not run.is_dir():
         _fail(f"RUN_DIR {run} is not a directory")
     if not (run / TRAJECTORIES).is_file():
-        _fail(f"{run} has no {TRAJECTORIES}: rerun evaluate.py with --save-trajectories "
+        _fail(f"{run} has no {TRAJECTORIES}: rerun tool-gym-evaluate with --save-trajectories "
               f"--out {run}")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -128,7 +130,7 @@ def read_records(run_dir: str | Path) -> list[dict]:
         if not isinstance(record, dict) or not isinstance(record.get("messages"), list) \
                 or not record["messages"] or not isinstance(record["messages"][0], dict):
             raise ExportError(f"{run / TRAJECTORIES}:{number} holds no chat messages (written "
-                              "by an older tool_gym): rerun evaluate.py with "
+                              "by an older tool_gym): rerun tool-gym-evaluate with "
                               "--save-trajectories into a new directory")
         row = {"messages": record["messages"], "tools": record.get("tools") or []}
         row.update({key: record.get(key) for key in METADATA})
@@ -151,7 +153,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_command(argv: Sequence[str] | None = None) -> dict:
     """Run the command; returns the counts (``episodes``, ``kept``, ``dropped``, and
     ``lengths`` when measured)."""
-    args = _parser().parse_args(argv)
+    from tool_gym.cli.checks import check_out_dir, require_extra, usage_errors
+
+    with usage_errors(PROG):
+        args = _parser().parse_args(argv)
+        check_out_dir("--out", args.out)
+        if args.tokenizer is not None:
+            require_extra("train", ("transformers",), "--tokenizer")
     _check(args)
     tokenizer = _tokenizer(args.tokenizer) if args.tokenizer is not None else None
     try:

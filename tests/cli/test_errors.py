@@ -43,6 +43,12 @@ EVALUATE_MISTAKES = [
      "--env-kwargs: ToolRetail-v0 takes no 'max_turn'; did you mean 'max_turns'?"),
     (["--env-kwargs", "{oops"], "--env-kwargs must be a JSON object"),
     (["--env-kwargs", "[1]"], "--env-kwargs must be a JSON object"),
+    (["--env-kwargs", '{"max_turns": "x"}'], "ToolRetail-v0's 'max_turns' takes int, got \"x\""),
+    (["--env-kwargs", '{"max_turns": true}'], "'max_turns' takes int, got true"),
+    (["--env-kwargs", '{"fuzziness": "high"}'], "'fuzziness' takes float"),
+    (["--env-kwargs", '{"constraint_types": ["a", 2]}'], "'constraint_types' takes tuple[str"),
+    (["--out", "/proc/no/such/run"], "--out /proc/no/such/run: cannot write in /proc"),
+    (["--out", __file__], "a file is there, not a directory"),
     (["--env-kwargs", '{"task_source": "tau9"}'], "--env-kwargs: ToolRetail-v0: task_source"),
     (["--policy", "nosuch"], "--policy: unknown policy 'nosuch': use 'oracle', 'random'"),
     (["--policy", "json:nothing"], "--policy: policy 'json:nothing': module 'json' has no"),
@@ -68,6 +74,7 @@ TRAIN_MISTAKES = [
     (["--eval-tasks", "201"], "--eval-tasks 201 goes past the test split"),
     (["--algo", "grpo", "--num-generations", "1"], "--num-generations must be at least 2"),
     (["--report-to", "wandb"], "--report-to must be 'tensorboard' or 'none'"),
+    (["--output-dir", "/proc/no/such/run"], "--output-dir /proc/no/such/run: cannot write"),
 ]
 
 

@@ -8,6 +8,7 @@ command's entry point turns it into ``<prog>: error: <message>`` on stderr and e
 from __future__ import annotations
 
 import argparse
+import collections.abc
 import contextlib
 import difflib
 import importlib
@@ -15,8 +16,13 @@ import importlib.util
 import inspect
 import json
 import os
+import shutil
 import sys
+import tempfile
+import types
+import typing
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -116,12 +122,17 @@ def check_env_id(env_id: str) -> gym.envs.registration.EnvSpec:
                          f"listed in README.md (e.g. ToolRetail-v0)") from None
 
 
-def env_keywords(spec: gym.envs.registration.EnvSpec) -> set[str] | None:
-    """Keyword arguments ``gym.make`` accepts for ``spec``: its entry point's parameters
-    and ``gym.make``'s own; ``None`` when the entry point takes ``**kwargs``."""
+def _creator(spec: gym.envs.registration.EnvSpec) -> Any:
     creator = spec.entry_point
     if isinstance(creator, str):
         creator = gym.envs.registration.load_env_creator(creator)
+    return creator
+
+
+def env_keywords(spec: gym.envs.registration.EnvSpec) -> set[str] | None:
+    """Keyword arguments ``gym.make`` accepts for ``spec``: its entry point's parameters
+    and ``gym.make``'s own; ``None`` when the entry point takes ``**kwargs``."""
+    creator = _creator(spec)
     try:
         parameters = inspect.signature(creator).parameters.values()
     except (TypeError, ValueError):  # no signature to read
@@ -145,6 +156,73 @@ def check_env_kwargs(env_id: str, spec: gym.envs.registration.EnvSpec, env_kwarg
             hint = f"did you mean {close[0]!r}?" if close else \
                 f"use one of {', '.join(sorted(known))}"
             raise UsageError(f"--env-kwargs: {env_id} takes no {key!r}; {hint}")
+    try:
+        creator = _creator(spec)
+        hints = typing.get_type_hints(creator.__init__ if isinstance(creator, type)
+                                      else creator)
+    except Exception:  # noqa: BLE001 - an env of another package: no annotations to read
+        return
+    for key, value in env_kwargs.items():
+        if key in hints and not fits(value, hints[key]):
+            raise UsageError(f"--env-kwargs: {env_id}'s {key!r} takes "
+                             f"{typing_name(hints[key])}, got {json.dumps(value)}")
+
+
+def fits(value: Any, hint: Any) -> bool:
+    """Whether a JSON value can be the argument annotated ``hint`` (unknown kinds pass)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any:
+        return True
+    if hint is type(None) or hint is None:
+        return value is None
+    if origin in (typing.Union, types.UnionType):
+        return any(fits(value, arg) for arg in args)
+    if origin is typing.Literal:
+        return value in args
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    container = origin or hint
+    if container in (list, tuple, set, frozenset, collections.abc.Sequence):
+        if not isinstance(value, list):
+            return False
+        element = args[0] if args and (container is not tuple or len(args) == 2
+                                       and args[1] is Ellipsis) else Any
+        return all(fits(item, element) for item in value)
+    if container in (dict, collections.abc.Mapping):
+        return isinstance(value, dict)
+    if isinstance(container, type):  # a class (a config object): never a JSON value
+        return isinstance(value, container)
+    return True  # Callable and other kinds: not checked here
+
+
+def typing_name(hint: Any) -> str:
+    """``int``, ``str | None``, ... for an error message."""
+    return getattr(hint, "__name__", None) if isinstance(hint, type) else \
+        str(hint).replace("typing.", "")
+
+
+def check_out_dir(flag: str, path: str | os.PathLike) -> None:
+    """``path`` is a directory that exists or can be made: probed with a temporary folder
+    in its nearest existing parent (removed at once), so the run directory itself is not
+    created before the checks pass."""
+    target = Path(path).absolute()
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{flag} {path}: a file is there, not a directory")
+    parent = target
+    while not parent.exists():
+        parent = parent.parent
+    try:
+        shutil.rmtree(tempfile.mkdtemp(prefix=".tool_gym-probe-", dir=parent))
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise UsageError(f"{flag} {path}: cannot write in {parent} ({reason}); choose "
+                         f"another directory") from None
 
 
 def make_env(env_id: str, env_kwargs: dict) -> gym.Env:

@@ -171,6 +171,7 @@ def check_args(args: Args) -> Checked:
     policy_kwargs = checks.policy_kwargs(args.policy, args.temperature, args.max_tokens,
                                          args.api_key_env)
     task_ids = resolve_task_ids(args, tau2_task_ids(args, env_kwargs))
+    checks.check_out_dir("--out", args.out or default_out(args))
     checks.check_policy(args.policy, api_key_env=args.api_key_env)
     checked = Checked(env_kwargs, task_ids, policy_kwargs)
     try:

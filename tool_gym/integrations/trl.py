@@ -284,7 +284,7 @@ def _environment_class(env_id: str, env_kwargs: dict) -> type:
     env = _make(env_id, env_kwargs)
     try:
         base = env.unwrapped
-        name = "".join(ch for ch in env_id.title() if ch.isalnum()) + "Environment"
+        name = "".join(ch for ch in env_id.rpartition(":")[2] if ch.isalnum()) + "Environment"
         namespace: dict[str, Any] = {"env_id": env_id, "env_kwargs": dict(env_kwargs),
                                      "_instances": itertools.count(),
                                      "__module__": __name__}
