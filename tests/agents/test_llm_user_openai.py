@@ -39,3 +39,16 @@ def test_user_backend_specs():
         resolve_backend("openai:qwen")  # the old openai:<model> spelling
     with pytest.raises(ValueError, match="openai:URL#MODEL"):
         resolve_backend(42)
+
+
+def test_user_llm_kwargs_reach_the_server(monkeypatch):
+    """``user_llm_kwargs`` of the env: the key variable and the sampling settings the
+    served user model gets (they win over the user's own 0.7 / 96)."""
+    monkeypatch.setenv("USER_KEY", "secret-user-key")
+    with FakeOpenAIServer(paraphrase_the_hint, models=("user-model",)) as server:
+        info = episode(server.spec, "test-1", user_llm_kwargs={
+            "api_key_env": "USER_KEY", "temperature": 0.2, "max_tokens": 40})
+    assert info["verification"]["success"]
+    request = server.chats()[0]
+    assert (request["body"]["temperature"], request["body"]["max_tokens"]) == (0.2, 40)
+    assert request["auth"] == "Bearer secret-user-key"

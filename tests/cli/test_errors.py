@@ -56,6 +56,11 @@ EVALUATE_MISTAKES = [
     (["--policy", "hf:/no/such/model"], "no local model"),
     (["--policy", "openai:http://127.0.0.1:8000/v1"], "names no model"),
     (["--policy", f"openai:http://127.0.0.1:{closed_port()}/v1#m"], "cannot reach"),
+    (["--env-kwargs", '{"user": "llm", "user_llm": "openai:http://127.0.0.1:8000/v1"}'],
+     "--env-kwargs user_llm: 'openai:http://127.0.0.1:8000/v1' names no model"),
+    (["--env-kwargs", '{"user": "llm", "user_llm": "openai:http://127.0.0.1:%d/v1#m"}'
+      % closed_port()], "--env-kwargs user_llm: cannot reach"),
+    (["--env-kwargs", '{"user_llm_kwargs": [1]}'], "'user_llm_kwargs' takes dict | None"),
     (["--policy", "random", "--temperature", "0.5"],
      "--temperature applies to hf: and openai: policies only"),
     (["--ray", "--ray-cpus", "0"], "--ray-cpus must be positive, got 0"),

@@ -291,6 +291,19 @@ def check_openai_server(spec: str, flag: str, api_key_env: str | None, timeout: 
         raise UsageError(f"{flag}: {error}") from None
 
 
+def check_user_llm(env_kwargs: dict, timeout: float = SERVER_TIMEOUT) -> None:
+    """An LLM user served at ``user_llm="openai:URL#MODEL"`` has its extra and a server
+    that answers (the key variable from ``user_llm_kwargs["api_key_env"]``)."""
+    spec = env_kwargs.get("user_llm")
+    if not (isinstance(spec, str) and spec.strip().startswith("openai:")):
+        return
+    flag = "--env-kwargs user_llm"
+    require_extra("openai", ("openai",), f"{flag} openai:")
+    options = env_kwargs.get("user_llm_kwargs")
+    key = options.get("api_key_env") if isinstance(options, dict) else None
+    check_openai_server(spec, flag, key, timeout)
+
+
 def policy_kwargs(spec: str, temperature: float | None, max_tokens: int | None,
                   api_key_env: str | None) -> dict:
     """Constructor keyword arguments of the policy from the sampling flags (only the flags

@@ -168,6 +168,7 @@ def check_args(args: Args) -> Checked:
     env_kwargs = checks.parse_env_kwargs(args.env_kwargs)
     spec = checks.check_env_id(args.env)
     checks.check_env_kwargs(args.env, spec, env_kwargs)
+    checks.check_user_llm(env_kwargs)
     policy_kwargs = checks.policy_kwargs(args.policy, args.temperature, args.max_tokens,
                                          args.api_key_env)
     task_ids = resolve_task_ids(args, tau2_task_ids(args, env_kwargs))

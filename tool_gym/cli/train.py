@@ -303,6 +303,7 @@ def check_args(args: Args) -> dict:
     env_kwargs = checks.parse_env_kwargs(args.env_kwargs)
     spec = checks.check_env_id(args.env_id)
     checks.check_env_kwargs(args.env_id, spec, env_kwargs)
+    checks.check_user_llm(env_kwargs)
     checks.check_out_dir("--output-dir", args.output_dir)
     for flag in ("batch_size", "num_generations", "train_tasks", "max_new_tokens",
                  "max_turns", "max_context", "lora_r", "tiny_hidden", "tiny_layers",

@@ -129,7 +129,9 @@ class ToolEnv(gym.Env, ReplayPickle):
       tau2's split, or ``"all"``.
     - ``user``: ``"scripted"``, ``"llm"`` (a :class:`~tool_gym.core.llm_user.LLMUser` on
       the backend ``user_llm``: an object with ``generate(messages, **kw) -> str`` or
-      ``"hf:PATH"``) or a factory ``(task, kit, db, rng) -> User``. A user with a
+      ``"hf:PATH"`` or ``"openai:URL#MODEL"``) or a factory ``(task, kit, db, rng) ->
+      User``. ``user_llm_kwargs`` go to an ``openai:`` backend: ``api_key_env``,
+      ``temperature``, ``max_tokens``. A user with a
       ``report()`` method (the LLM user's guardrail counts) adds it to the final
       ``info["user_report"]``.
     - ``reward``: ``"cove"``, ``"sparse"``, ``"binary"``, ``"prove"``, a dict or a
@@ -182,6 +184,7 @@ class ToolEnv(gym.Env, ReplayPickle):
         split: str = "train",
         user: str | Callable[..., Any] = "scripted",
         user_llm: Any = None,
+        user_llm_kwargs: dict | None = None,
         reward: str | RewardConfig | dict | None = "cove",
         task_source: str = "constraints",
         chain_config: dict | None = None,
@@ -199,7 +202,8 @@ class ToolEnv(gym.Env, ReplayPickle):
         render_mode: str | None = None,
     ):
         ReplayPickle.__init__(
-            self, domain=domain, split=split, user=user, user_llm=user_llm, reward=reward,
+            self, domain=domain, split=split, user=user, user_llm=user_llm,
+            user_llm_kwargs=user_llm_kwargs, reward=reward,
             task_source=task_source, chain_config=chain_config, max_turns=max_turns,
             max_errors=max_errors, patience=patience, db_seed=db_seed, data=data,
             min_constraints=min_constraints, max_constraints=max_constraints,
@@ -222,7 +226,7 @@ class ToolEnv(gym.Env, ReplayPickle):
                 raise ValueError("user='llm' needs user_llm=: a backend with "
                                  "generate(messages, **kw) -> str, 'hf:PATH' or "
                                  "'openai:URL#MODEL'")
-            backend = resolve_backend(user_llm)
+            backend = resolve_backend(user_llm, **(user_llm_kwargs or {}))
             if task_source == "tau2":  # tau2's own setting: the task's full instructions
                 from ..tau2.llm_user import Tau2LLMUser
 
