@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import reprlib
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import gymnasium as gym
 import numpy as np
@@ -192,7 +192,7 @@ class ToolEnv(gym.Env, ReplayPickle):
         max_errors: int = 10,
         patience: int = 6,
         db_seed: int = 0,
-        data: str | None = None,
+        data: str | Sequence[str] | None = None,
         min_constraints: int = 1,
         max_constraints: int = 3,
         fuzziness: float = 1.0,
