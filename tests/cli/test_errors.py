@@ -64,6 +64,8 @@ EVALUATE_MISTAKES = [
     (["--policy", "random", "--temperature", "0.5"],
      "--temperature applies to hf: and openai: policies only"),
     (["--ray", "--ray-cpus", "0"], "--ray-cpus must be positive, got 0"),
+    (["--ray", f"127.0.0.1:{closed_port()}"], "no Ray cluster answers there"),
+    (["--ray", "127.0.0.1:port"], "--ray 127.0.0.1:port: no Ray cluster answers there"),
     (["--ray", "--save-trajectories"], "--save-trajectories is not supported with --ray"),
     (["--no-such-flag"], "unrecognized arguments: --no-such-flag"),
 ]

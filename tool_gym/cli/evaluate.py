@@ -42,6 +42,7 @@ import hashlib
 import json
 import os
 import re
+import socket
 import sys
 import typing
 from dataclasses import dataclass, field
@@ -458,9 +459,41 @@ def run_command(argv=None) -> dict:
         args = parse_args(argv)
         checked = check_args(args)
         try:
-            return run(args, checked)
+            with contextlib.ExitStack() as stack:
+                connect_ray_cluster(args.ray, stack)
+                return run(args, checked)
         finally:
             checked.close()
+
+
+#: Seconds to wait for a Ray head node to accept a connection (``--ray HOST:PORT``).
+RAY_PROBE_SECONDS = 5.0
+
+
+def connect_ray_cluster(address: str | None, stack: contextlib.ExitStack) -> None:
+    """Connect to the Ray cluster of ``--ray auto`` / ``--ray HOST:PORT`` now, before any
+    run directory exists (the episodes then play on this connection), with one line when
+    it cannot be reached. A local Ray (``--ray`` alone) starts where the episodes play."""
+    if address in (None, "", "local"):
+        return
+    from tool_gym.agents import distributed
+
+    if address != "auto":  # HOST:PORT or ray://HOST:PORT: Ray itself would retry for minutes
+        host, _, port = address.removeprefix("ray://").rpartition(":")
+        try:
+            socket.create_connection((host, int(port)), timeout=RAY_PROBE_SECONDS).close()
+        except (OSError, ValueError) as error:
+            raise UsageError(f"--ray {address}: no Ray cluster answers there "
+                             f"({getattr(error, 'strerror', None) or error}); give "
+                             f"HOST:PORT of a running head node, auto, or --ray alone for a "
+                             f"local Ray") from None
+    try:
+        stack.enter_context(distributed.session(address))
+    except (ConnectionError, RuntimeError, ValueError, TimeoutError) as error:
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise UsageError(f"--ray {address}: cannot connect to a Ray cluster ({reason}); "
+                         f"start one (ray start --head) or give --ray alone for a local "
+                         f"Ray") from None
 
 
 def run(args: Args, checked: Checked) -> dict:
