@@ -82,6 +82,10 @@ TRAIN_MISTAKES = [
     (["--algo", "grpo", "--num-generations", "1"], "--num-generations must be at least 2"),
     (["--report-to", "wandb"], "--report-to must be 'tensorboard' or 'none'"),
     (["--output-dir", "/proc/no/such/run"], "--output-dir /proc/no/such/run: cannot write"),
+    (["--learning-rate", "-1"], "--learning-rate must be positive, got -1.0"),
+    (["--warm-start-lr", "nan"], "--warm-start-lr must be positive, got nan"),
+    (["--beta", "-0.1"], "--beta must be >= 0"),
+    (["--max-context", "10"], "--max-context 10 leaves no room"),
 ]
 
 

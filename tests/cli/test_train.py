@@ -104,3 +104,17 @@ def test_config_file_sets_arguments_and_flags_override_it(tmp_path):
     assert os.environ.pop("TOOL_GYM_X") == "1"  # TRL's env: mapping
     args = train.parse_args(["--config", str(config), "--env", "ToolCrm-v0", "--no-lora"])
     assert (args.env_id, args.steps, args.lora) == ("ToolCrm-v0", 7, False)
+
+
+def test_a_prompt_longer_than_max_context_is_one_line(tmp_path, capsys):
+    """GRPO whose opening prompt cannot fit ``--max-context`` stops with one line naming
+    the length to use (no TRL traceback on empty completions)."""
+    with pytest.raises(SystemExit) as stop:
+        train.run_command(["--algo", "grpo", "--env", "ToolRetail-v0", "--steps", "1",
+                           "--eval-tasks", "0", "--batch-size", "2", "--num-generations", "2",
+                           "--max-context", "300", "--max-new-tokens", "64", "--threads", "1",
+                           "--tiny-layers", "1", "--output-dir", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert stop.value.code == 2
+    assert err[-1].startswith("tool-gym-train: error: --max-context: the prompt of task train-")
+    assert "use at least" in err[-1]

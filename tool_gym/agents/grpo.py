@@ -72,6 +72,10 @@ def _episode(prompt: Any) -> tuple[str | None, int | None]:
     return message[TASK_KEY], message.get(SEED_KEY)
 
 
+class PromptTooLong(ValueError):
+    """An episode's opening prompt does not fit the rollout's ``max_context``."""
+
+
 def make_rollout_func(env_id: str, tokenizer, rollout: RolloutConfig,
                       env_kwargs: dict | None = None):
     """TRL's ``rollout_func(prompts, trainer) -> dict`` over batched rollouts."""
@@ -94,6 +98,13 @@ def make_rollout_func(env_id: str, tokenizer, rollout: RolloutConfig,
             trajectories = rollouts.run(episodes, seed=rollout.seed + trainer.state.global_step)
         stats = rollouts.stats
         n = len(trajectories)
+        unplayable = [t for t in trajectories if not t.completion_ids]
+        if unplayable:  # the prompt alone fills max_context: no turn could be generated
+            t = unplayable[0]
+            raise PromptTooLong(
+                f"the prompt of task {t.task_id} is {len(t.prompt_ids)} tokens: max_context "
+                f"{rollout.max_context} leaves no room for a turn of {rollout.max_new_tokens}; "
+                f"use at least {len(t.prompt_ids) + rollout.max_new_tokens + 1}")
         return {
             "prompt_ids": [t.prompt_ids for t in trajectories],
             "completion_ids": [t.completion_ids for t in trajectories],

@@ -249,7 +249,7 @@ def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: in
         trainer = make_sft_trainer(model, tokenizer, dataset, config,
                                    peft_config=lora_config(args))
     except ValueError as error:  # every example longer than --max-context
-        raise SystemExit(f"{PROG}: error: {error}") from None
+        raise UsageError(f"--max-context: {error}") from None
     trainer.train(resume_from_checkpoint=last_checkpoint(phase, args.resume))
     return merged(trainer.model)
 
@@ -257,7 +257,7 @@ def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: in
 def run_grpo(model, tokenizer, args: Args, out: Path, env_kwargs: dict, path: str):
     from trl import GRPOConfig
 
-    from tool_gym.agents.grpo import EnvGRPOConfig, make_grpo_trainer
+    from tool_gym.agents.grpo import EnvGRPOConfig, PromptTooLong, make_grpo_trainer
     from tool_gym.agents.rollouts import RolloutConfig
     from tool_gym.llm.transformers_backend import resolve_model_path
 
@@ -278,7 +278,10 @@ def run_grpo(model, tokenizer, args: Args, out: Path, env_kwargs: dict, path: st
                         temperature=args.temperature, max_completion_length=args.max_context,
                         log_completions=False, model_init_kwargs=init_kwargs)
     trainer = make_grpo_trainer(model, tokenizer, env, config, peft_config=lora_config(args))
-    trainer.train(resume_from_checkpoint=last_checkpoint(phase, args.resume))
+    try:
+        trainer.train(resume_from_checkpoint=last_checkpoint(phase, args.resume))
+    except PromptTooLong as error:
+        raise UsageError(f"--max-context: {error}") from None
     return merged(trainer.model)
 
 
@@ -313,6 +316,16 @@ def check_args(args: Args) -> dict:
         if getattr(args, flag) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be >= 0, got "
                              f"{getattr(args, flag)}")
+    for flag in ("learning_rate", "warm_start_lr", "temperature"):
+        if not getattr(args, flag) > 0:  # also refuses nan
+            raise UsageError(f"--{flag.replace('_', '-')} must be positive, got "
+                             f"{getattr(args, flag)}")
+    if not args.beta >= 0:
+        raise UsageError(f"--beta must be >= 0, got {args.beta}")
+    if args.max_context <= args.max_new_tokens:
+        raise UsageError(f"--max-context {args.max_context} leaves no room for the prompt "
+                         f"and a turn of --max-new-tokens {args.max_new_tokens}: give more "
+                         f"than that (a prompt is a policy, tool schemas and the opening)")
     if args.algo == "grpo" and args.num_generations < 2:
         raise UsageError("--num-generations must be at least 2 for GRPO (a group of one "
                          "has no advantage)")
