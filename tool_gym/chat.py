@@ -58,6 +58,7 @@ __all__ = [
     "assistant_turn",
     "chat_record",
     "features",
+    "initial_messages",
     "to_dataset",
     "tool_call",
     "write_dataset",
@@ -134,6 +135,26 @@ def _split_reply(reply: str, contents: Sequence[str] | None, calls: int) -> list
     return parts
 
 
+def initial_messages(observation: str, info: dict, system_prompt: str | None = None
+                     ) -> list[dict]:
+    """The conversation at the start of an episode: a system message (``system_prompt``
+    and the domain's ``info["policy"]``, when there are any) and the user's opening."""
+    parts = [p for p in (system_prompt, (info or {}).get("policy")) if p]
+    messages = [{"role": "system", "content": "\n\n".join(str(p) for p in parts)}] \
+        if parts else []
+    messages.append({"role": "user", "content": str(observation)})
+    return messages
+
+
+def tool_names(tools: Sequence[dict] | None) -> tuple[str, ...]:
+    names = []
+    for tool in tools or ():
+        function = tool.get("function", tool) if isinstance(tool, dict) else {}
+        if isinstance(function, dict) and isinstance(function.get("name"), str):
+            names.append(function["name"])
+    return tuple(names)
+
+
 class EpisodeChat:
     """One episode's conversation, built as it is played.
 
@@ -142,14 +163,12 @@ class EpisodeChat:
         chat.add_turn(action, None if done else observation, results)
         record = chat.record(env_id=..., task_id=..., success=...)
 
-    The opening is the policy's (:func:`tool_gym.agents.transformers_policy.initial_messages`:
+    The opening is the one policies see (:func:`initial_messages`:
     a system message of ``system_prompt`` and the domain policy, then the user's opening);
     ``tools`` are ``info["tools"]``.
     """
 
     def __init__(self, observation: str, info: Mapping | None, system_prompt: str | None = None):
-        from tool_gym.agents.transformers_policy import initial_messages, tool_names
-
         info = info or {}
         self.tools = list(info.get("tools") or [])
         self._names = tool_names(self.tools) or None

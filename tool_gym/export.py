@@ -28,6 +28,13 @@ from pathlib import Path
 from tqdm import tqdm
 
 from tool_gym.chat import METADATA, write_dataset
+from tool_gym.cli.checks import (
+    ArgumentParser,
+    UsageError,
+    check_out_dir,
+    require_extra,
+    usage_errors,
+)
 
 __all__ = ["main", "read_records"]
 
@@ -39,14 +46,13 @@ class ExportError(Exception):
     """A problem with the input, reported as one line."""
 
 
-def _fail(message: str, code: int = 2):
+def _fail(message: str):
+    """A run that has nothing to export: one line, exit status 1 (not a usage mistake)."""
     print(f"{PROG}: error: {message}", file=sys.stderr)
-    raise SystemExit(code)
+    raise SystemExit(1)
 
 
 def _parser() -> argparse.ArgumentParser:
-    from tool_gym.cli.checks import ArgumentParser  # parse errors: one line, exit 2
-
     parser = ArgumentParser(
         prog=PROG, description="Write an evaluate.py --save-trajectories run as a chat "
                                "dataset directory (datasets.load_dataset, TRL SFTTrainer).")
@@ -67,19 +73,16 @@ def _check(args: argparse.Namespace) -> None:
     """Every argument problem, before any work."""
     run = Path(args.run_dir)
     if not run.is_dir():
-        _fail(f"RUN_DIR {run} is not a directory")
+        raise UsageError(f"RUN_DIR {run} is not a directory")
     if not (run / TRAJECTORIES).is_file():
-        _fail(f"{run} has no {TRAJECTORIES}: rerun tool-gym-evaluate with --save-trajectories "
-              f"--out {run}")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        _fail(f"--out {out} exists and is not a directory")
+        raise UsageError(f"{run} has no {TRAJECTORIES}: rerun tool-gym-evaluate with "
+                         f"--save-trajectories --out {run}")
     if (args.max_length is None) != (args.tokenizer is None):
-        _fail("--max-length and --tokenizer go together")
+        raise UsageError("--max-length and --tokenizer go together")
     if args.max_length is not None and args.max_length < 1:
-        _fail(f"--max-length must be positive, got {args.max_length}")
+        raise UsageError(f"--max-length must be positive, got {args.max_length}")
     if args.tokenizer is not None and not Path(args.tokenizer).exists():
-        _fail(f"--tokenizer {args.tokenizer} not found (a local model directory)")
+        raise UsageError(f"--tokenizer {args.tokenizer} not found (a local model directory)")
 
 
 def _tokenizer(path: str):
@@ -89,9 +92,10 @@ def _tokenizer(path: str):
     try:
         tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
     except (OSError, ValueError) as error:
-        _fail(f"--tokenizer {path}: not a tokenizer ({str(error).splitlines()[0]})")
+        raise UsageError(f"--tokenizer {path}: not a tokenizer "
+                         f"({str(error).splitlines()[0]})") from None
     if not getattr(tokenizer, "chat_template", None):
-        _fail(f"--tokenizer {path} has no chat template")
+        raise UsageError(f"--tokenizer {path} has no chat template")
     return tokenizer
 
 
@@ -153,19 +157,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_command(argv: Sequence[str] | None = None) -> dict:
     """Run the command; returns the counts (``episodes``, ``kept``, ``dropped``, and
     ``lengths`` when measured)."""
-    from tool_gym.cli.checks import check_out_dir, require_extra, usage_errors
-
     with usage_errors(PROG):
         args = _parser().parse_args(argv)
         check_out_dir("--out", args.out)
         if args.tokenizer is not None:
             require_extra("train", ("transformers",), "--tokenizer")
-    _check(args)
-    tokenizer = _tokenizer(args.tokenizer) if args.tokenizer is not None else None
+        _check(args)
+        tokenizer = _tokenizer(args.tokenizer) if args.tokenizer is not None else None
     try:
         records = read_records(args.run_dir)
     except ExportError as error:
-        _fail(str(error), 1)
+        _fail(str(error))
     kept = [r for r in records if r["success"]] if args.only_success else records
     counts = {"episodes": len(records), "kept": len(kept),
               "dropped": len(records) - len(kept)}
@@ -173,7 +175,7 @@ def run_command(argv: Sequence[str] | None = None) -> dict:
           f"--only-success: {counts['dropped']}")
     if not kept:
         _fail(f"no episode to export from {args.run_dir}"
-              + (" (none succeeded)" if records else ""), 1)
+              + (" (none succeeded)" if records else ""))
     if tokenizer is not None:
         from tool_gym.agents.sft import measure_lengths
 

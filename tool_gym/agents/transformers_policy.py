@@ -20,29 +20,10 @@ import hashlib
 import json
 from typing import Any, Sequence
 
+from tool_gym.chat import initial_messages, tool_names
 from tool_gym.core.actions import parse_action
 
 __all__ = ["TransformersPolicy", "initial_messages", "observation_message"]
-
-
-def initial_messages(observation: str, info: dict, system_prompt: str | None = None
-                     ) -> list[dict]:
-    """The conversation at the start of an episode: a system message (``system_prompt``
-    and the domain's ``info["policy"]``, when there are any) and the user's opening."""
-    parts = [p for p in (system_prompt, (info or {}).get("policy")) if p]
-    messages = [{"role": "system", "content": "\n\n".join(str(p) for p in parts)}] \
-        if parts else []
-    messages.append({"role": "user", "content": str(observation)})
-    return messages
-
-
-def tool_names(tools: Sequence[dict] | None) -> tuple[str, ...]:
-    names = []
-    for tool in tools or ():
-        function = tool.get("function", tool) if isinstance(tool, dict) else {}
-        if isinstance(function, dict) and isinstance(function.get("name"), str):
-            names.append(function["name"])
-    return tuple(names)
 
 
 def observation_message(observation: str, action: Any, tools: Sequence[dict] | None = None
