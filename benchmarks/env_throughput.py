@@ -17,7 +17,7 @@ domain is retail, the same things on tau2-bench side by side in the same process
 - tool calls through the tool entry point: ``Sandbox.call`` vs
   ``tau2 Environment.get_response(ToolCall)`` (same mix);
 - user-message steps: our scripted user's replies vs tau2's gym step with a message;
-- whole oracle episodes: ``agents.OraclePolicy`` + ``tool_gym.agents.rollout.run_episode`` vs a
+- whole oracle episodes: ``agents.OraclePolicy`` + ``tool_gym.agents.episode_loop.run_episode`` vs a
   tau2 gym episode that replays the task's gold actions (and says its ``communicate_info``)
   and ends with ``done``, scored by tau2 itself;
 - terminal scoring: ``tool_gym.core.verify.verify`` on finished episodes vs tau2's
@@ -55,7 +55,7 @@ import gymnasium as gym  # noqa: E402
 
 import tool_gym  # noqa: E402,F401  (registers the ids)
 from tool_gym.agents import OraclePolicy  # noqa: E402
-from tool_gym.agents.rollout import run_episode  # noqa: E402
+from tool_gym.agents.episode_loop import run_episode  # noqa: E402
 from tool_gym.core.sandbox import Sandbox  # noqa: E402
 from tool_gym.core.tools import Category  # noqa: E402
 from tool_gym.core.verify import verify  # noqa: E402

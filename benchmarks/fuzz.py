@@ -41,8 +41,9 @@ import tool_gym  # noqa: E402  (registers the ids)
 from tests.fuzz.adversarial import (IntegrityChecks, adversarial_calls,  # noqa: E402
                                     env_sandboxes, is_error_observation, make_env,
                                     mixed_actions)
-from tool_gym.core.domain import DOMAINS  # noqa: E402
+from tool_gym.domains import domain_names  # noqa: E402
 from tool_gym.core.tools import Category  # noqa: E402
+from tool_gym.envs.episode import episode_env  # noqa: E402
 from tool_gym.envs.spaces import sample_values  # noqa: E402
 
 try:
@@ -172,7 +173,7 @@ def progress(args, total: int, desc: str, unit: str = "act"):
 def fuzz_env(env_id: str, args) -> dict:
     # the error limit and a fixed set of synthesized tasks, where the env class takes them
     env = make_env(env_id, max_errors=args.max_errors, n_tasks=args.n_tasks)
-    base = env.unwrapped
+    base = episode_env(env)
     _, info = env.reset(seed=args.seed)
     templates: dict[int, tuple] = {}  # id -> (template, digest at first sight)
     integrity = IntegrityChecks()
@@ -199,8 +200,7 @@ def fuzz_env(env_id: str, args) -> dict:
         counts["actions"] += 1
         if bar is not None:
             bar.update(1)
-        transcript = getattr(base, "transcript", None)
-        seen = len(transcript) if transcript is not None else 0
+        seen = len(base.episode.calls)
         try:
             observation, _, terminated, truncated, info = env.step(action)
         except Exception as error:  # noqa: BLE001 - what the benchmark counts
@@ -208,14 +208,10 @@ def fuzz_env(env_id: str, args) -> dict:
             end_episode()
             continue
         counts["error observations"] += is_error_observation(observation)
-        if transcript is not None:  # multi-turn: ("call", "name(args)"), ("tool", result)
-            new = base.transcript[seen:]
-            for (role, call), (_, result) in zip(new, new[1:]):
-                if role == "call" and not result.startswith("Error"):
-                    counts["ok calls"] += 1
-                    counts["ok writes"] += call.split("(", 1)[0] in writes
-        else:  # single-turn: the calls of the answer, run where executable
-            counts["ok calls"] += sum(bool(c.get("ok")) for c in getattr(base, "calls", []))
+        for call in base.episode.calls[seen:]:  # the step's calls (tool_gym.envs.episode)
+            if call["ok"]:
+                counts["ok calls"] += 1
+                counts["ok writes"] += call["name"] in writes
         if terminated or truncated:
             counts["episodes"] += 1
             end_episode()
@@ -295,7 +291,7 @@ def run_target(kind: str, name: str, args) -> dict:
 def main(argv=None) -> dict:
     args = parse_args(argv)
     targets = [("env", env_id) for env_id in (args.env or tool_gym.ENV_IDS) if args.envs]
-    targets += [("sandbox", d) for d in (args.domain or sorted(DOMAINS)) if args.sandboxes]
+    targets += [("sandbox", d) for d in (args.domain or sorted(domain_names())) if args.sandboxes]
     report = {"machine": machine(), "settings": {
         "n": args.n, "seed": args.seed, "max_errors": args.max_errors, "n_tasks": args.n_tasks,
         "sandbox_episode": args.sandbox_episode, "jobs": args.jobs}}

@@ -35,7 +35,7 @@ from tqdm import tqdm  # noqa: E402
 import tool_gym  # noqa: E402  (registers the ids)
 from tool_gym.agents.adversarial import ADVERSARIES, PROBES  # noqa: E402
 from tool_gym.agents.oracle import OraclePolicy  # noqa: E402
-from tool_gym.agents.rollout import run_episode  # noqa: E402
+from tool_gym.agents.episode_loop import run_episode  # noqa: E402
 from tool_gym.agents.styles import STYLES  # noqa: E402
 
 PRESETS = ("cove", "sparse", "binary", "prove")

@@ -5,7 +5,7 @@
 The same model plays the same episodes (task ids and reset seeds) three ways:
 
 - **batched** (the ``rollout_func`` path of ``tool_gym.agents.grpo``):
-  ``tool_gym.agents.rollouts.BatchedRollouts.run``, every live episode of the batch takes
+  ``tool_gym.agents.batched_rollouts.BatchedRollouts.run``, every live episode of the batch takes
   its turn together, one sampling pass per turn over all of them (left padding, a KV cache
   kept across turns);
 - **one at a time**: ``BatchedRollouts.run_sequential``, each episode alone with a batch
@@ -78,7 +78,7 @@ def main(argv=None) -> dict:
     args = parse_args(argv)
     import torch
 
-    from tool_gym.agents.rollouts import BatchedRollouts, RolloutConfig
+    from tool_gym.agents.batched_rollouts import BatchedRollouts, RolloutConfig
     from tool_gym.agents.tiny import build_tiny_model, env_texts
     from tool_gym.llm.transformers_backend import load_model
 

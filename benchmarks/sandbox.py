@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tool_gym.core.domain import get_domain  # noqa: E402
+from tool_gym.domains import get_domain  # noqa: E402
 from tool_gym.core.sandbox import Sandbox, Template, build_database, template  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "tau2" / "retail" / "db.json"

@@ -31,7 +31,7 @@ from tqdm import tqdm  # noqa: E402
 import tool_gym  # noqa: E402,F401
 from tool_gym.agents.adversarial import ADVERSARIES, PROBES  # noqa: E402
 from tool_gym.agents.oracle import NeverWritesPolicy, OraclePolicy  # noqa: E402
-from tool_gym.agents.rollout import run_episode  # noqa: E402
+from tool_gym.agents.episode_loop import run_episode  # noqa: E402
 from tool_gym.agents.styles import STYLES  # noqa: E402
 from tool_gym.core.sandbox import Sandbox  # noqa: E402
 from tool_gym.tau2 import outcome  # noqa: E402

@@ -12,7 +12,7 @@ import tool_gym  # noqa: F401  (registers the ids)
 from tests.agents.fake_env import ENV_ID as FAKE_ID
 from tool_gym.agents.oracle import OraclePolicy
 from tool_gym.agents.policy import RandomPolicy
-from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.episode_loop import run_episode
 from tool_gym.agents.sft import SFTDataConfig, collect_verified
 from tool_gym.chat import METADATA, EpisodeChat
 from tool_gym.export import run_command as main

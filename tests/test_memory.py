@@ -11,7 +11,7 @@ import pytest
 
 import tool_gym
 from tool_gym.agents import OraclePolicy
-from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.episode_loop import run_episode
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "memory.py"
 COUNTS = {"ToolRetail-v0": 200}  # live envs per id; 20 for the other ids

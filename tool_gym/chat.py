@@ -1,7 +1,7 @@
 """The one chat-dataset record of the project: episodes and synthesized tasks as chat.
 
 Every writer of conversations uses it: ``evaluate.py --save-trajectories``
-(:func:`tool_gym.agents.rollout.run_episode`), SFT data collection
+(:func:`tool_gym.agents.episode_loop.run_episode`), SFT data collection
 (:mod:`tool_gym.agents.sft`), synthesis (:func:`tool_gym.synth.formats.to_hf_chat`) and
 ``python -m tool_gym.export``. A record is one row of a Hugging Face chat dataset::
 
@@ -179,7 +179,7 @@ class EpisodeChat:
                  results: Sequence[Mapping] | None = None) -> None:
         """The agent's ``action`` and the env's ``reply`` (``None`` when the episode ended
         on it). ``results``: the calls the env ran on this step (``name``, ``arguments``,
-        ``content``; e.g. the new entries of ``env.unwrapped.calls``), which name the calls
+        ``content``; e.g. the new entries of ``env.unwrapped.episode.calls``), which name the calls
         and give each parallel call its own result; without them the action is parsed."""
         parsed = parse_action(action, tool_names=self._names)
         if results:

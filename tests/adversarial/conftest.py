@@ -11,7 +11,7 @@ import pytest
 import tool_gym  # noqa: F401  (registers the ids)
 from tool_gym.agents.adversarial import ADVERSARIES
 from tool_gym.agents.oracle import OraclePolicy
-from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.episode_loop import run_episode
 from tool_gym.agents.styles import STYLES
 
 

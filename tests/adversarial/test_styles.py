@@ -8,7 +8,7 @@ import pytest
 import tool_gym
 from tool_gym.agents.oracle import OraclePolicy
 from tool_gym.agents.privileged import OracleAccess, is_privileged
-from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.episode_loop import run_episode
 from tool_gym.agents.styles import (CONFIRMATIONS, STYLES, FormatsPolicy, MarkdownPolicy, NamesPolicy,
                            TersePolicy, VerbosePolicy)
 

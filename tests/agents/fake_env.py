@@ -1,8 +1,9 @@
 """A tiny stand-in for ``ToolEnv`` used by the agent and evaluation tests.
 
 It speaks the same interface: text actions parsed with ``parse_action``, ``info["tools"]``
-schemas, ``env.task`` / ``env.kit.plan(task)`` for the oracle, and
-``info["verification"]`` on the final step. Task ``<split>-<n>`` has a plan of three
+schemas, the episode record of :mod:`tool_gym.envs.episode` (``episode``, with no calls;
+``oracle_access()`` with the task and ``kit.plan(task)`` for the oracle; ``ground_truth()``,
+empty) and ``info["verification"]`` on the final step. Task ``<split>-<n>`` has a plan of three
 steps; following it exactly satisfies the constraints with probability ``(n % 4) / 3``
 (drawn from the env's ``np_random``), so results vary with the reset seed and pass^k is
 not trivially 0 or 1. Anything off-plan fails the episode; it ends when the agent writes a
@@ -15,7 +16,8 @@ import gymnasium as gym
 from gymnasium.envs.registration import register, registry
 
 from tool_gym.core.actions import ToolCall, parse_action
-from tool_gym.core.tasks import Constraint, Description, PlanStep, Task
+from tool_gym.core.task_model import Constraint, Description, PlanStep, Task
+from tool_gym.envs.episode import EpisodeRecord, OracleAccess
 from tool_gym.envs.spaces import LLMText
 
 TOOLS = [
@@ -58,6 +60,20 @@ class FakeToolEnv(gym.Env):
         self.action_space = LLMText(1000)
         self.observation_space = LLMText(1000)
         self.task = None
+        self.turn = 0
+
+    @property
+    def episode(self) -> EpisodeRecord:
+        return EpisodeRecord(None if self.task is None else self.task.id, self.turn, False,
+                             (), (), (), tuple(TOOLS), None, "fake")
+
+    def oracle_access(self) -> OracleAccess:
+        if self.task is None:
+            raise ValueError("no current task: reset the env first")
+        return OracleAccess(self.task, self.kit, tuple(c.type for c in self.task.constraints))
+
+    def ground_truth(self) -> list:
+        return []
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)

@@ -3,13 +3,15 @@
 Task ``<split>-<n>`` asks for one call ``add(a=n, b=1)``. A tool-call step earns 0.1 when
 the call is right; the episode ends after ``1 + n % 3`` turns (so episodes of one batch
 end at different turns) or at once after the right call, with a terminal reward of 1 for
-the right call and 0 otherwise. Any text is a valid action: nothing raises.
+the right call and 0 otherwise. Any text is a valid action: nothing raises. It keeps the
+episode record of :mod:`tool_gym.envs.episode` (no calls, no hidden task).
 """
 
 import gymnasium as gym
 from gymnasium.envs.registration import register, registry
 
 from tool_gym.core.actions import parse_action
+from tool_gym.envs.episode import EpisodeRecord, OracleAccess
 from tool_gym.envs.spaces import LLMText
 
 TOOLS = [{"type": "function", "function": {
@@ -26,6 +28,18 @@ class LockstepEnv(gym.Env):
         self.max_turns = max_turns
         self.action_space = LLMText(4000)
         self.observation_space = LLMText(4000)
+        self.task_id, self.turn = None, 0
+
+    @property
+    def episode(self) -> EpisodeRecord:
+        return EpisodeRecord(self.task_id, self.turn, False, (), (), (), tuple(TOOLS),
+                             "Use the tools.", "lockstep")
+
+    def oracle_access(self) -> OracleAccess:
+        return OracleAccess(self.task_id, None)
+
+    def ground_truth(self) -> list:
+        return []
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)

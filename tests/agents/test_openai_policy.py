@@ -5,7 +5,7 @@ import pytest
 
 from tool_gym.agents import load_policy
 from tool_gym.agents.openai_policy import OpenAIPolicy, parse_spec
-from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.episode_loop import run_episode
 
 from ..llm.fake_openai import FakeOpenAIServer, answer, tool_call
 from .lockstep_env import ENV_ID

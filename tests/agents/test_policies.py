@@ -6,7 +6,7 @@ import pytest
 
 from tool_gym.agents import OraclePolicy, Policy, RandomPolicy, load_policy
 from tool_gym.agents.privileged import OracleAccess
-from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.episode_loop import run_episode
 from tests.agents.fake_env import ENV_ID, TOOLS, FakeToolEnv
 from tool_gym.core.actions import parse_action
 

@@ -14,7 +14,7 @@ from tool_gym.cli import evaluate
 from tool_gym.agents import OraclePolicy, RandomPolicy, load_policy
 from tool_gym.agents.isolation import IsolatedPolicy
 from tool_gym.agents.privileged import OracleAccess, is_privileged, privileged_spec, reset_policy
-from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.episode_loop import run_episode
 from tool_gym.agents.sft import SFTDataConfig, collect_verified
 from tests.agents.fake_env import ENV_ID
 

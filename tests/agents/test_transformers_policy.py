@@ -16,7 +16,7 @@ pytest.importorskip("transformers")
 
 import tool_gym.agents  # noqa: E402
 from tool_gym.agents import load_policy  # noqa: E402
-from tool_gym.agents.rollout import run_episode  # noqa: E402
+from tool_gym.agents.episode_loop import run_episode  # noqa: E402
 from tool_gym.agents.transformers_policy import TransformersPolicy, observation_message  # noqa: E402
 from tool_gym.llm.transformers_backend import TransformersBackend  # noqa: E402
 

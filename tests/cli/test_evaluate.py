@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.agents.fake_env import ENV_ID
-from tool_gym.agents.rollout import run_episode as real_run_episode
+from tool_gym.agents.episode_loop import run_episode as real_run_episode
 from tool_gym.cli import evaluate
 from tool_gym.cli.checks import UsageError
 

@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 from tool_gym.core import depgraph
-from tool_gym.core.domain import DOMAINS, get_domain
+from tool_gym.domains import domain_names, get_domain
 from tool_gym.core.tools import Annotated, Category, Entity, Toolbox, tool
 
 from . import toy
@@ -84,7 +84,7 @@ def test_sizes_count_kinds():
     assert s["implicit_declared"] == 1
 
 
-@pytest.mark.parametrize("name", sorted(DOMAINS))
+@pytest.mark.parametrize("name", sorted(domain_names()))
 def test_every_domain_graph_is_consistent(name):
     domain = get_domain(name)
     g = depgraph.build_graph(name)
@@ -102,7 +102,7 @@ def test_every_domain_graph_is_consistent(name):
 
 def test_cross_domain_graph():
     g = depgraph.build_cross_graph()
-    names = {f"{d}/{t.name}" for d in DOMAINS for t in get_domain(d).toolbox}
+    names = {f"{d}/{t.name}" for d in domain_names() for t in get_domain(d).toolbox}
     assert set(g.nodes) == names
     for a, b, d in g.edges(data=True):
         assert d["cross_domain"] == (a.split("/")[0] != b.split("/")[0])

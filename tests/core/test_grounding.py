@@ -7,7 +7,7 @@ import pickle
 
 from tool_gym.core.grounding import (AgentMessage, EpisodeLog, answers, communicated,
                                      earned_refusal, grounded_answer, refuses, states_refusal)
-from tool_gym.core.tasks import Constraint, Refusal
+from tool_gym.core.task_model import Constraint, Refusal
 
 USER = "u_1"
 ORDER = {"order_id": "#W0000001", "status": "delivered", "total": 1202.5,
@@ -285,7 +285,7 @@ def test_communicated_threads_the_refusal_about():
 
 
 def test_refusal_about_round_trips_through_task_dicts():
-    from tool_gym.core.tasks import Description, Task
+    from tool_gym.core.task_model import Description, Task
 
     identity = Description("user", "me", {}, USER)
     c = Constraint("refuse", {"order_id": "#W0000001"}, answer="cannot",

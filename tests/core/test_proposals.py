@@ -2,7 +2,7 @@ import pytest
 
 from tool_gym.core.proposals import (Intent, Param, Verdict, asks_approval, asks_information,
                                      judge)
-from tool_gym.core.tasks import Constraint, Description, Task
+from tool_gym.core.task_model import Constraint, Description, Task
 
 CANCEL = Intent((
     Param("action", ("cancel",)),

@@ -1,17 +1,18 @@
 import json
 import threading
+from importlib.metadata import EntryPoint
 
 import pytest
 
-from tool_gym.core import domain as domain_table
 from tool_gym.core.sandbox import Sandbox, Template, build_database, canonical_json, sandbox, template
+from tool_gym.domains import ENTRY_POINT_GROUP as GROUP, plugins
 
 from . import toy
 
 
 @pytest.fixture()
 def toy_registered(monkeypatch):
-    monkeypatch.setitem(domain_table.DOMAINS, "toy", "tests.core.toy")
+    monkeypatch.setitem(plugins(), "toy", EntryPoint("toy", "tests.core.toy:DOMAIN", GROUP))
     yield
 
 

@@ -1,12 +1,12 @@
 import numpy as np
 
 from tool_gym.core.proposals import Intent, Param
-from tool_gym.core.tasks import Constraint, Description, Task
+from tool_gym.core.task_model import Constraint, Description, Task, TaskKit
 from tool_gym.core.users import (READ_LIMIT, STOP, ScriptedUser, has_stop_marker,
                                  is_confirmation, mentions_all)
 
 
-class Kit:
+class Kit(TaskKit):
     """Needs hold when the fake database dict says so."""
 
     def __init__(self, state):

@@ -1,7 +1,7 @@
 import pytest
 
 from tool_gym.core.rewards import RewardConfig
-from tool_gym.core.tasks import Constraint, Description, Task
+from tool_gym.core.task_model import Constraint, Description, Task
 from tool_gym.core.verify import PolicyMonitor, WriteRecord, count_redundant, verify
 
 

@@ -4,7 +4,7 @@ import dataclasses
 
 from tool_gym.core.actions import ToolCall
 from tool_gym.core.taskkit import RuleTaskKit
-from tool_gym.core.tasks import Constraint, Expectation, PlanStep
+from tool_gym.core.task_model import Constraint, Expectation, PlanStep
 
 from . import toy
 
@@ -62,4 +62,4 @@ def generate(seed):
     return {"accounts": [[f"acc{i}", f"owner{i}", 100.0 + i] for i in range(40)]}
 
 
-DOMAIN = dataclasses.replace(toy.DOMAIN, tasks=KIT, generate=generate)
+DOMAIN = dataclasses.replace(toy.DOMAIN, name="toy_tasks", tasks=KIT, generate=generate)

@@ -15,7 +15,7 @@ import numpy as np
 from tool_gym.core import values as V
 from tool_gym.core.grounding import EpisodeLog, record_call, replay
 from tool_gym.core.sandbox import Sandbox
-from tool_gym.core.tasks import SamplerConfig
+from tool_gym.core.task_model import SamplerConfig
 from tool_gym.envs.tool_env import ToolEnv
 
 #: A refusal in every wording the old checks accepted, sent at every turn.

@@ -9,7 +9,7 @@ from gymnasium.utils.env_checker import check_env
 
 import tool_gym  # noqa: F401
 from tool_gym.agents import OraclePolicy, RandomPolicy
-from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.episode_loop import run_episode
 from tool_gym.core.actions import ToolCall
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"

@@ -8,10 +8,10 @@ from gymnasium.utils.env_checker import check_env
 from tool_gym.agents.oracle import OraclePolicy
 from tool_gym.agents.privileged import OracleAccess
 from tool_gym.core.actions import ToolCall
-from tool_gym.core.domain import DOMAINS, get_domain
+from tool_gym.domains import domain_names, get_domain
 from tool_gym.envs.tool_env import ToolEnv
 
-WITH_KIT = [d for d in sorted(DOMAINS) if get_domain(d).tasks is not None]
+WITH_KIT = [d for d in sorted(domain_names()) if get_domain(d).tasks is not None]
 
 
 def play(env: ToolEnv, task_id: str, seed: int = 0) -> dict:
@@ -75,7 +75,7 @@ def test_task_tool_list_distractors_hidden_and_enums():
         c = env.task.constraints[0]
         names = [t["function"]["name"] for t in info["tools"]]
         foreign = [n for n in names if n not in own]
-        assert 3 <= len(foreign) <= 8 or len(DOMAINS) == 1
+        assert 3 <= len(foreign) <= 8 or len(domain_names()) == 1
         assert not any("enum" in str(t) for t in info["tools"])
         hidden = c.args["hidden"]
         assert not set(hidden) & set(names)

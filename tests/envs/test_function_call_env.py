@@ -25,7 +25,7 @@ def kept(env, category, start=0):
     are discarded by the pipeline; ids are deterministic)."""
     for n in range(start, start + 50):
         try:
-            env.unwrapped.task_by_id(f"{category}-{n}")
+            env.unwrapped.make_task(f"{category}-{n}")
         except ValueError:
             continue
         return f"{category}-{n}"
@@ -85,7 +85,7 @@ def test_wrong_answers_earn_zero(env):
 
 def test_python_syntax_and_changed_values(env):
     task_id = next(kept(env, "simple", n) for n in range(50)
-                   if json.loads(env.unwrapped.task_by_id(kept(env, "simple", n))
+                   if json.loads(env.unwrapped.make_task(kept(env, "simple", n))
                                  .calls[0]["function"]["arguments"]))
     env.reset(options={"task_id": task_id})
     (call,) = reference(env)
@@ -125,7 +125,7 @@ def test_graded_prove_reward():
 def test_validity_comes_from_running_the_calls():
     e = FunctionCallEnv(category="simple", reward="prove")
     for n in range(40):
-        task = e.task_by_id(kept(e, "simple", n))
+        task = e.make_task(kept(e, "simple", n))
         (call,) = reference_of(task)
         strings = [k for k, v in call["arguments"].items() if isinstance(v, str)]
         if not strings or not task.executable:
@@ -237,15 +237,15 @@ def test_bfcl_source_filters_and_dots():
 
 def test_splits_and_the_oracle_of_evaluate():
     from tool_gym.agents.oracle import OraclePolicy
-    from tool_gym.agents.rollout import run_episode
+    from tool_gym.agents.episode_loop import run_episode
 
     env = gym.make("ToolCall-v0", split="test")
     ids = {env.reset(seed=s)[1]["task_id"] for s in range(10)}
     assert all(i.startswith("test-") and int(i[5:]) < 200 for i in ids)
     with pytest.raises(ValueError):
         env.reset(options={"task_id": "test-200"})
-    train = env.unwrapped.task_by_id("train-3")
-    assert train.id == "train-3" and train.question != env.unwrapped.task_by_id("test-3").question
+    train = env.unwrapped.make_task("train-3")
+    assert train.id == "train-3" and train.question != env.unwrapped.make_task("test-3").question
     for n in range(5):
         record = run_episode(env, OraclePolicy(), seed=n, task_id=f"test-{n}", trajectory=True)
         assert record["success"] and record["score"] == 1.0 and record["ended"] == "answered"

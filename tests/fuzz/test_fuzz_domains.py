@@ -37,7 +37,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import tool_gym
-from tool_gym.core.domain import DOMAINS, get_domain
+from tool_gym.domains import domain_names, get_domain
 from tool_gym.core.tools import Category, ToolResult
 from tool_gym.envs.spaces import sample_values
 
@@ -276,7 +276,7 @@ def write_tools(domain) -> set:
     return {t.name for t in domain.toolbox if t.category is Category.WRITE}
 
 
-@pytest.mark.parametrize("domain", sorted(DOMAINS))
+@pytest.mark.parametrize("domain", sorted(domain_names()))
 def test_hypothesis_calls_into_the_sandbox(domain):
     box = tool_gym.sandbox(domain)
     digest = box.template.digest
@@ -307,7 +307,7 @@ def test_hypothesis_calls_into_the_sandbox(domain):
     assert box.template.digest == digest
 
 
-@pytest.mark.parametrize("domain", sorted(DOMAINS))
+@pytest.mark.parametrize("domain", sorted(domain_names()))
 def test_generated_calls_into_the_sandbox(domain):
     """N seeded calls in episodes of 50; some writes succeed, none breaks a rule."""
     box = tool_gym.sandbox(domain)
@@ -345,7 +345,7 @@ def test_long_mode_script(tmp_path):
     # one id per env class and one domain: the script's plumbing, not more fuzzing
     env_ids = list({entry: env_id for env_id, entry, *_ in
                     reversed(tool_gym.ENVIRONMENTS)}.values())[::-1]
-    domain = sorted(DOMAINS)[0]
+    domain = sorted(domain_names())[0]
     report = module.main(["--n", "120", "--sandbox-episode", "40", "--no-progress",
                           "--out", str(out), *(f"--env={e}" for e in env_ids),
                           f"--domain={domain}"])

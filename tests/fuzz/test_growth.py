@@ -20,7 +20,7 @@ import time
 import pytest
 
 import tool_gym
-from tool_gym.core.domain import DOMAINS
+from tool_gym.domains import BUILTINS
 from tool_gym.core.tools import Toolbox
 
 from .growth import RECIPES, TEXT
@@ -50,7 +50,7 @@ def _longest_text_argument(arguments: dict) -> str | None:
 
 
 def test_every_domain_has_a_growth_recipe():
-    assert set(RECIPES) == set(DOMAINS)
+    assert set(RECIPES) == set(BUILTINS)
 
 
 @pytest.mark.parametrize("domain", sorted(RECIPES))

@@ -16,7 +16,7 @@ from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 from mcp.shared.memory import create_client_server_memory_streams  # noqa: E402
 
-from tool_gym.core.domain import get_domain  # noqa: E402
+from tool_gym.domains import get_domain  # noqa: E402
 from tool_gym.core.sandbox import sandbox  # noqa: E402
 from tool_gym.mcp import build_server  # noqa: E402
 

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from tool_gym.core.actions import ToolCall
-from tool_gym.core.domain import DOMAINS, get_domain
+from tool_gym.domains import domain_names, get_domain
 from tool_gym.core.sandbox import Sandbox, template
-from tool_gym.core.tasks import SamplerConfig, Task
+from tool_gym.core.task_model import SamplerConfig, Task
 from tool_gym.core.users import _IDENTITY, _PROPOSAL
 from tool_gym.synth.chains import (Chain, ChainConfig, ChainStep, ChainTaskKit, Source,
                                    jaccard, synthesize)
 
-WITH_KIT = [d for d in sorted(DOMAINS) if get_domain(d).tasks is not None]
+WITH_KIT = [d for d in sorted(domain_names()) if get_domain(d).tasks is not None]
 
 
 @pytest.fixture(scope="module")

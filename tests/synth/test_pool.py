@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import tool_gym
-from tool_gym.core.domain import DOMAINS, get_domain
-from tool_gym.synth.pool import (PoolTool, build_pool, cached_pool, isolate, kmeans,
-                                 name_overlap, schema_similarity, split_identifier, tfidf)
+from tool_gym.domains import get_domain
+from tool_gym.synth.pool import (POOL_DOMAINS_V0, PoolTool, build_pool, cached_pool, isolate,
+                                 kmeans, name_overlap, schema_similarity, split_identifier, tfidf)
 
 HAS_SKLEARN = importlib.util.find_spec("sklearn") is not None
 HAS_BFCL = importlib.util.find_spec("bfcl_eval") is not None
@@ -21,7 +21,7 @@ def pool():
 
 def test_every_tool_of_every_domain(pool):
     keys = {t.key for t in pool.tools}
-    for name in DOMAINS:
+    for name in POOL_DOMAINS_V0:
         for t in get_domain(name).toolbox:
             assert f"{name}/{t.name}" in keys
     assert all(t.executable for t in pool.tools)

@@ -14,7 +14,7 @@ import tool_gym  # noqa: F401
 from tool_gym.agents.adversarial import ADVERSARIES, PROBES
 from tool_gym.agents.oracle import NeverWritesPolicy, OraclePolicy
 from tool_gym.agents.privileged import OracleAccess
-from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.episode_loop import run_episode
 from tool_gym.agents.styles import STYLES
 
 from .conftest import tau2_data

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tool_gym.core.tasks import Description, Task
+from tool_gym.core.task_model import Description, Task
 from tool_gym.core.users import READ_LIMIT, STOP, TRANSFER, has_stop_marker
 from tool_gym.llm.base import BackendError
 from tool_gym.tau2.llm_user import (

@@ -13,9 +13,9 @@ from .privileged import OracleAccess, PrivilegedPolicy
 _LAZY = {
     "TransformersPolicy": ".transformers_policy",
     "OpenAIPolicy": ".openai_policy",
-    "BatchedRollouts": ".rollouts",
-    "RolloutConfig": ".rollouts",
-    "Trajectory": ".rollouts",
+    "BatchedRollouts": ".batched_rollouts",
+    "RolloutConfig": ".batched_rollouts",
+    "Trajectory": ".batched_rollouts",
     "build_tiny_model": ".tiny",
 }
 

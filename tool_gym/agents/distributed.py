@@ -5,7 +5,7 @@ and Ray is imported only when a function here runs (``pip install "tool_gym[dist
 
 Each actor builds its env (``gym.make``) and policy (``tool_gym.agents.load_policy``; a
 ``module:Class`` one in a process of its own, ``tool_gym.agents.isolation``) once and then
-plays the episodes it is sent with :func:`tool_gym.agents.rollout.run_episode`, the same loop as a
+plays the episodes it is sent with :func:`tool_gym.agents.episode_loop.run_episode`, the same loop as a
 local evaluation. An episode is a pure function of (env id, env kwargs, policy, seed,
 task id), so which actor plays it, in which order, and whether it is retried after a
 worker died change nothing in its record. :func:`play` yields the records as they finish
@@ -90,7 +90,7 @@ class EpisodeWorker:
 
     def run(self, jobs: Sequence[Job]) -> list[tuple[str, int, int, dict]]:
         """Play ``jobs`` in order; ``(task_id, trial, seed, record)`` for each."""
-        from tool_gym.agents.rollout import run_episode
+        from tool_gym.agents.episode_loop import run_episode
 
         return [(task_id, trial, seed, run_episode(self.env, self.policy, seed, task_id,
                                                    privileged=self.privileged))

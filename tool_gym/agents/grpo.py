@@ -2,7 +2,7 @@
 
 TRL draws ``B`` prompts and repeats each ``G`` times; its ``rollout_func`` hook hands
 them to us. Every prompt names an episode (a task id and a reset seed, carried on the
-prompt's message); :class:`~tool_gym.agents.rollouts.BatchedRollouts` plays the ``B x G`` episodes
+prompt's message); :class:`~tool_gym.agents.batched_rollouts.BatchedRollouts` plays the ``B x G`` episodes
 in lockstep with the model being trained, and returns, per episode, the prompt ids, the
 completion ids (model turns and environment replies), the sampling log-probabilities and
 ``env_mask`` (1 on the model's tokens, 0 on the environment's, so that only the model's
@@ -26,7 +26,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from .rollouts import BatchedRollouts, RolloutConfig
+from .batched_rollouts import BatchedRollouts, RolloutConfig
 
 __all__ = ["EnvGRPOConfig", "episode_dataset", "make_grpo_trainer", "make_rollout_func"]
 
@@ -43,7 +43,7 @@ class EnvGRPOConfig:
         train_tasks: number of training task ids (``train-0`` ..) in the prompt dataset.
         task_offset: first training task index (keep SFT and GRPO tasks apart).
         seed: base of the reset seeds (each task gets its own).
-        rollout: the :class:`~tool_gym.agents.rollouts.RolloutConfig` of training rollouts.
+        rollout: the :class:`~tool_gym.agents.batched_rollouts.RolloutConfig` of training rollouts.
     """
 
     env_id: str = "ToolRetail-v0"

@@ -30,7 +30,7 @@ class OraclePolicy:
 
     def reset(self, observation: str, info: dict) -> None:
         raise TypeError("OraclePolicy is privileged: start it with reset_privileged(observation, "
-                        "info, OracleAccess.from_env(env)), as tool_gym.agents.rollout.run_episode and "
+                        "info, OracleAccess.from_env(env)), as tool_gym.agents.episode_loop.run_episode and "
                         "evaluate.py --policy oracle do")
 
     def reset_privileged(self, observation: str, info: dict, access: OracleAccess) -> None:
@@ -65,7 +65,7 @@ class NeverWritesPolicy(OraclePolicy):
     that needs a write)."""
 
     def reset_privileged(self, observation: str, info: dict, access: OracleAccess) -> None:
-        from tool_gym.core.domain import get_domain
+        from tool_gym.domains import get_domain
         from tool_gym.core.tools import Category
 
         super().reset_privileged(observation, info, access)

@@ -4,45 +4,26 @@ A :class:`~tool_gym.agents.policy.Policy` sees what an LLM agent sees: ``reset(o
 and ``act(observation, info)``, never the env. A policy that must know the hidden task (the
 reference :class:`~tool_gym.agents.oracle.OraclePolicy`, which plays the task kit's plan) implements
 :class:`PrivilegedPolicy` instead: ``reset_privileged(observation, info, access)``, where
-``access`` is an :class:`OracleAccess` (the episode's task and its kit) taken from the env by
-the episode loop.
+``access`` is an :class:`~tool_gym.envs.episode.OracleAccess` (the episode's task and its
+kit) that the episode loop takes from the env's privileged ``oracle_access()``.
 
 Who gets the access is decided by the caller, never by the policy object:
 
 - ``evaluate.py``, the Ray workers and SFT data collection grant it exactly when the policy
   spec is ``"oracle"`` (:func:`privileged_spec`); a ``module:Class`` policy never gets it;
 - library code that builds a policy itself (tests, benchmarks, trajectory synthesis) may
-  let :func:`tool_gym.agents.rollout.run_episode` decide by type (:func:`is_privileged`): only an
+  let :func:`tool_gym.agents.episode_loop.run_episode` decide by type (:func:`is_privileged`): only an
   instance whose exact class is the library's own oracle is privileged, not a subclass.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
+
+from ..envs.episode import OracleAccess
 
 __all__ = ["OracleAccess", "PrivilegedPolicy", "PRIVILEGED_SPECS", "is_privileged",
            "privileged_class", "privileged_spec", "reset_policy"]
-
-
-@dataclass(frozen=True)
-class OracleAccess:
-    """The hidden task of the current episode and the kit that can plan it."""
-
-    task: Any
-    kit: Any
-
-    @classmethod
-    def from_env(cls, env: Any) -> "OracleAccess":
-        """The access to ``env``'s current episode (the env must have been reset)."""
-        base = getattr(env, "unwrapped", env)
-        task = getattr(base, "task", None)
-        kit = getattr(base, "kit", None)
-        if task is None or kit is None or not callable(getattr(kit, "plan", None)):
-            raise ValueError(f"privileged access needs an env with a current `task` and a "
-                             f"`kit` with plan(task); {type(base).__name__} has none "
-                             f"(reset it first)")
-        return cls(task, kit)
 
 
 @runtime_checkable

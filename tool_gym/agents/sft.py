@@ -32,7 +32,7 @@ from tool_gym.chat import to_dataset, write_dataset
 from .isolation import load_policy_isolated
 from .policy import Policy
 from .privileged import privileged_spec
-from .rollout import run_episode
+from .episode_loop import run_episode
 
 __all__ = ["LengthReport", "SFTDataConfig", "check_lengths", "collect_verified",
            "export_dataset", "make_sft_trainer", "measure_lengths"]

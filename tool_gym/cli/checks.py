@@ -27,6 +27,9 @@ from typing import Any
 
 import gymnasium as gym
 
+from ..envs.function_call_env import FunctionCallEnv
+from ..envs.tool_env import ToolEnv
+
 #: Extras of ``setup.cfg`` by the modules they install (``pip install "tool_gym[X]"``).
 TRAIN_MODULES = ("torch", "transformers", "trl", "datasets", "accelerate")
 #: What each kind of policy spec needs installed: (extra, modules).
@@ -235,14 +238,12 @@ def make_env(env_id: str, env_kwargs: dict) -> gym.Env:
 
 def task_error(env: gym.Env, task_id: str) -> str | None:
     """Why ``env`` has no task ``task_id`` (looked up as its ``reset`` will, through the
-    env's ``make_task`` or ``task_by_id``), or ``None`` when it has one or cannot say (an
-    env of another package)."""
+    env's ``make_task``), or ``None`` when it has one or is not a tool_gym env."""
     env = env.unwrapped
-    lookup = getattr(env, "make_task", None) or getattr(env, "task_by_id", None)
-    if not callable(lookup):
+    if not isinstance(env, (ToolEnv, FunctionCallEnv)):
         return None
     try:
-        lookup(task_id)
+        env.make_task(task_id)
     except (ValueError, KeyError, IndexError) as error:
         return str(error)
     return None

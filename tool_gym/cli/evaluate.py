@@ -54,7 +54,7 @@ from tqdm import tqdm
 import tool_gym
 from tool_gym.agents.isolation import load_policy_isolated, needs_isolation
 from tool_gym.agents.privileged import privileged_spec
-from tool_gym.agents.rollout import run_episode
+from tool_gym.agents.episode_loop import run_episode
 from tool_gym.cli import checks
 from tool_gym.cli.checks import UsageError
 from tool_gym.core.metrics import summarize

@@ -25,7 +25,7 @@ The script reads top to bottom:
    dataset with tools (``OUT/sft_data``), TRL's ``SFTTrainer`` trains on the assistant
    turns;
 4. GRPO (``--algo grpo``): TRL's ``GRPOTrainer`` with a ``rollout_func`` that plays B x G
-   episodes in lockstep (``tool_gym.agents.rollouts``), only the model's tokens in the loss
+   episodes in lockstep (``tool_gym.agents.batched_rollouts``), only the model's tokens in the loss
    (``env_mask``), the environment's return as the reward;
 5. the held-out score after training, ``OUT/final`` (the trained model) and
    ``OUT/results.json``.
@@ -178,7 +178,7 @@ def build_or_load_model(args: Args, out: Path, env_kwargs: dict):
 
 def held_out(model, tokenizer, args: Args, env_kwargs: dict) -> dict:
     """Greedy episodes on the first ``--eval-tasks`` test tasks."""
-    from tool_gym.agents.rollouts import RolloutConfig, evaluate_model
+    from tool_gym.agents.batched_rollouts import RolloutConfig, evaluate_model
 
     config = RolloutConfig(max_new_tokens=args.max_new_tokens, max_turns=args.max_turns,
                            max_context=args.max_context, temperature=0.0, seed=args.seed)
@@ -258,7 +258,7 @@ def run_grpo(model, tokenizer, args: Args, out: Path, env_kwargs: dict, path: st
     from trl import GRPOConfig
 
     from tool_gym.agents.grpo import EnvGRPOConfig, PromptTooLong, make_grpo_trainer
-    from tool_gym.agents.rollouts import RolloutConfig
+    from tool_gym.agents.batched_rollouts import RolloutConfig
     from tool_gym.llm.transformers_backend import resolve_model_path
 
     # TRL loads the KL reference (beta > 0) from the model's own path: the same weights.

@@ -1,47 +1,6 @@
 """Match function calls against accepted answers under BFCL's AST rules.
 
-The Berkeley Function Calling Leaderboard (BFCL) grades a single-turn answer by comparing
-the parsed calls with a *possible answer*: for each expected call, the function name and,
-for each parameter, the list of accepted values (``""`` in the list means the parameter
-may be left out)::
-
-    functions = [{"name": "math.hypot", "parameters": {"type": "dict", "properties": {
-        "x": {"type": "integer"}, "y": {"type": "integer"}, "z": {"type": "integer"}},
-        "required": ["x", "y"]}}]
-    answers = [{"math.hypot": {"x": [4], "y": [5], "z": ["", 0]}}]
-    check(functions, [{"name": "math.hypot", "arguments": {"x": 4, "y": 5}}], answers,
-          "simple").valid  # True
-
-This module is written from BFCL's documented rules (its README and the checker's
-observable behaviour); its verdict agrees with ``bfcl_eval``'s ``ast_checker`` on BFCL's own
-data (see ``tests/core/test_ast_match.py``). The rules, for one call:
-
-1. The name equals the expected function's name (``underscore_to_dot``: a ``.`` in the
-   documented name is expected as ``_``, as BFCL does for APIs that forbid dots).
-2. Every required parameter of the function is present.
-3. Every given parameter is documented *and* appears in the possible answer.
-4. Types are exact Python types of the documented type (``integer`` -> ``int`` only, so
-   neither ``True`` nor ``2.0``; ``string``/``any`` -> ``str``; ``array``/``tuple`` ->
-   ``list``; ``dict`` -> ``dict``), except that an ``int`` is accepted for a ``float``
-   (JSON schema names ``number`` and ``object`` are understood too). Array items are
-   checked one level deep. When the accepted values have another type than the
-   documented one (BFCL writes a *variable* as a string), a value of that type is
-   accepted instead and compared as it is.
-5. Values: a string matches when its normalized form (:func:`normalize_string`: lower
-   case, without spaces and ``,./-_*^``, ``'`` read as ``"``) equals an accepted string's;
-   a list when its normalized items equal an accepted list's; a dict key by key (every
-   given key accepted, every key not given optional); a list of dicts dict by dict, in
-   order; anything else by Python equality with an accepted value.
-6. Every parameter of the possible answer that is left out must be optional there.
-
-For several calls: ``simple`` needs exactly one call; ``multiple`` as many calls as
-expected (BFCL has one) and checks the first; ``parallel`` and ``parallel_multiple`` need
-as many calls as expected, in any order (each expected call takes the first unused call
-that matches it, as BFCL does). ``irrelevance`` is correct exactly when there is no call,
-``relevance`` when there is at least one.
-
-:func:`components` adds graded, partial scores in the spirit of PROVE's reward (validity,
-coverage, efficiency, tool name, argument values) for shaping and diagnostics.
+The full explanation is in ``docs/ast-match.md``.
 """
 
 from __future__ import annotations

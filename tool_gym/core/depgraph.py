@@ -30,7 +30,7 @@ object its keys) and derives the data-flow dependencies of a sequence of calls
 (:func:`call_dependencies`), the dependency order that PROVE's coverage checks.
 
 Export: ``python -m tool_gym.core.depgraph --out docs/graphs`` writes, for every domain
-of :data:`~tool_gym.core.domain.DOMAINS`, ``<domain>.json`` (node-link JSON),
+(:func:`tool_gym.domains.domain_names`), ``<domain>.json`` (node-link JSON),
 ``<domain>.graphml`` and ``<domain>.png``, and ``all.json`` / ``all.graphml`` for the graph
 across domains (``--png-all`` also draws it).
 """
@@ -45,7 +45,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import networkx as nx
 
-from .domain import DOMAINS, Domain, get_domain
+from .domain import Domain, known_domains, lookup_domain
 from .tools import Category, Tool, Toolbox
 
 __all__ = [
@@ -69,7 +69,7 @@ __all__ = [
 def _toolbox(source: str | Domain | Toolbox) -> tuple[str, Toolbox]:
     if isinstance(source, Toolbox):
         return "", source
-    domain = get_domain(source) if isinstance(source, str) else source
+    domain = lookup_domain(source) if isinstance(source, str) else source
     return domain.name, domain.toolbox
 
 
@@ -143,11 +143,11 @@ def build_cross_graph(domains: Iterable[str] | None = None, *, infer_needs: bool
     :func:`build_graph`; with ``cross_edges``, explicit edges also join tools of two
     domains through a shared entity type name (``cross_domain=True``).
     """
-    names = list(DOMAINS if domains is None else domains)
+    names = list(known_domains() if domains is None else domains)
     graph = nx.DiGraph(domain="*")
     tools: list[tuple[str, Tool]] = []
     for name in names:
-        for t in get_domain(name).toolbox:
+        for t in lookup_domain(name).toolbox:
             tools.append((name, t))
             graph.add_node(f"{name}/{t.name}", **_node_attributes(name, t))
     for da, a in tools:
@@ -295,7 +295,7 @@ def export(out: str | Path, domains: Sequence[str] | None = None, png: bool = Tr
     """Write JSON, GraphML (and PNG) per domain and across domains; return the sizes."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    names = list(DOMAINS if domains is None else domains)
+    names = list(known_domains() if domains is None else domains)
     report = {}
     for name in names:
         graph = build_graph(name, infer_needs=infer_needs)

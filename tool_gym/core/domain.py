@@ -1,16 +1,48 @@
-"""The description of a domain that the core needs, and the table of known domains."""
+"""The description of a domain that the core needs (:class:`Domain`, :class:`EnvSpec`).
+
+The core names no domain: names are resolved through the registry that
+:mod:`tool_gym.domains` installs with :func:`use_registry`.
+"""
 
 from __future__ import annotations
 
-import importlib
 import sqlite3
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from types import ModuleType
+from typing import Any, Callable, Mapping, Protocol
 
+from .task_model import TaskKit
 from .tools import Toolbox
 
 Exporter = Callable[[sqlite3.Connection], Any]
+
+
+class DomainIO(Protocol):
+    """A domain's native data format: what :meth:`Domain.from_package` takes as ``io``."""
+
+    def load(self, db: sqlite3.Connection, data: Any) -> None: ...
+
+    def read(self, path: Path) -> Any: ...
+
+    def export(self, db: sqlite3.Connection) -> Any: ...
+
+
+@dataclass(frozen=True)
+class EnvSpec:
+    """A conversation env id of a domain (``ToolEnv`` with ``domain=<name>``).
+
+    Attributes:
+        id: the Gymnasium id, versioned (``"ToolRetail-v0"``).
+        max_episode_steps: the time limit of an episode.
+        test_set_digest: sha256 over the digests of tasks ``test-0`` .. ``test-199``
+            (:func:`tool_gym.envs.frozen.compute_test_set_digest`); pins the frozen test set.
+    """
+
+    id: str
+    max_episode_steps: int
+    test_set_digest: str
 
 
 @dataclass(frozen=True)
@@ -28,8 +60,9 @@ class Domain:
             defines ``state_hash``.
         invariants: ``db -> list of problems``; empty when the domain's rules hold.
         policy: the policy text the agent must follow.
-        tasks: the domain's :class:`~tool_gym.core.tasks.TaskKit` (hidden-intent tasks).
+        tasks: the domain's task kit (hidden-intent tasks).
         transfer_tool: the tool that hands the conversation to a human (ends an episode).
+        envs: the env ids this domain registers.
     """
 
     name: str
@@ -42,27 +75,64 @@ class Domain:
     canonical: str | None = None
     invariants: Callable[[sqlite3.Connection], list[str]] = lambda db: []
     policy: str = ""
-    tasks: Any = None
+    tasks: TaskKit | None = None
     transfer_tool: str | None = None
+    envs: tuple[EnvSpec, ...] = ()
+
+    @classmethod
+    def from_package(cls, package: str, *, tools: ModuleType, io: DomainIO,
+                     generate: Callable[[int], Any],
+                     invariants: Callable[[sqlite3.Connection], list[str]],
+                     tasks: TaskKit | None, envs: tuple[EnvSpec, ...] = (),
+                     transfer_tool: str | None = None,
+                     exporters: Mapping[str, Exporter] | None = None,
+                     canonical: str = "json") -> Domain:
+        """The domain of ``package`` (its ``__name__``): named after its last component,
+        with ``schema.sql`` and ``policy.md`` read from the package and the ``@tool``
+        functions of ``tools``. ``exporters`` defaults to ``{"json": io.export}``."""
+        files = resources.files(package)
+        return cls(
+            name=package.rpartition(".")[2],
+            schema=files.joinpath("schema.sql").read_text(encoding="utf-8"),
+            toolbox=Toolbox.from_module(tools),
+            generate=generate,
+            load=io.load,
+            read=io.read,
+            exporters={"json": io.export} if exporters is None else exporters,
+            canonical=canonical,
+            invariants=invariants,
+            policy=files.joinpath("policy.md").read_text(encoding="utf-8"),
+            tasks=tasks,
+            transfer_tool=transfer_tool,
+            envs=envs,
+        )
 
 
-#: Short name -> module that defines ``DOMAIN``. One line per domain.
-DOMAINS: dict[str, str] = {
-    "retail": "tool_gym.domains.retail",
-    "airline": "tool_gym.domains.airline",
-    "banking": "tool_gym.domains.banking",
-    "calendar": "tool_gym.domains.calendar",
-    "crm": "tool_gym.domains.crm",
-    "email": "tool_gym.domains.email",
-    "filesystem": "tool_gym.domains.filesystem",
-    "food_delivery": "tool_gym.domains.food_delivery",
-    "issue_tracker": "tool_gym.domains.issue_tracker",
-    "team_chat": "tool_gym.domains.team_chat",
-}
+@dataclass(frozen=True)
+class _Registry:
+    lookup: Callable[[str], Domain]
+    names: Callable[[], tuple[str, ...]]
 
 
-def get_domain(name: str) -> Domain:
+_registry: list[_Registry] = []
+
+
+def use_registry(lookup: Callable[[str], Domain], names: Callable[[], tuple[str, ...]]) -> None:
+    """Install how the core resolves domain names (called once by :mod:`tool_gym.domains`)."""
+    _registry[:] = [_Registry(lookup, names)]
+
+
+def _installed() -> _Registry:
+    if not _registry:
+        raise RuntimeError("no domain registry: import tool_gym first")
+    return _registry[0]
+
+
+def lookup_domain(name: str) -> Domain:
     """The :class:`Domain` registered under ``name``."""
-    if name not in DOMAINS:
-        raise KeyError(f"unknown domain {name!r}; known: {', '.join(sorted(DOMAINS))}")
-    return importlib.import_module(DOMAINS[name]).DOMAIN
+    return _installed().lookup(name)
+
+
+def known_domains() -> tuple[str, ...]:
+    """The names of every registered domain."""
+    return _installed().names()

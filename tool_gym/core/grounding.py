@@ -1,54 +1,6 @@
 """Grounded answers and earned refusals: what the agent had seen when it spoke.
 
-The environment keeps an append-only :class:`EpisodeLog` of the episode: every tool call
-(tool, arguments, success, result text, whether it wrote, its target, and who was
-authenticated after it) and every user message. Each agent message is recorded as an
-:class:`AgentMessage`, a ``str`` that also carries the log and its position in it (the
-number of tool calls made before the agent wrote it), so every caller that treats messages
-as strings keeps working while the checks below can ask what the agent knew. A plain
-``str`` carries no log: it is never grounded.
-
-**Information needs** (:func:`grounded_answer`). A message ``m`` answers value ``v`` (of
-kind ``k``, :func:`tool_gym.core.values.kind_of`) when
-
-(a) ``m`` states ``v`` in any equivalent form (:func:`tool_gym.core.values.names`; a full
-    date also by its day without the year, ``Jun 28`` for ``2024-06-28``);
-(b) a successful tool result before ``m`` showed ``v``, or, for an answer the agent must
-    compute (a count, a sum), every record of the constraint's ``evidence`` was named by
-    a successful read (its arguments or its result) before ``m``;
-(c) ``m`` names no competing value of kind ``k``: every other value of that kind in ``m``
-    was shown by a tool result or written by the user before ``m``; and ``m`` names at most
-    :data:`MAX_VALUES` distinct values of that kind (a spray fails even when all were
-    shown; for a whole amount, which may be written bare, bare numbers count too). For a
-    name or free-text answer the competing values are the other values that the tool
-    results gave for the same field (JSON key) as the answer. A day without its year is
-    known when a known full date has that month and day (another month or day still
-    competes);
-(d) ``m`` is no dump of records: fewer than three JSON pairs (``"key": value``, a pasted
-    tool result) and at most :data:`MAX_DUMP_VALUES` distinct values of all kinds.
-
-Inline markdown is read both ways (:func:`tool_gym.core.values.readings`: emphasis marks
-as spaces, and deleted, so ``**report**.pdf`` is one name); ``m`` answers when one reading
-satisfies (a), (c) and (d). Text the user wrote is never evidence (b), only excused from (c).
-
-**Refusal needs** (:func:`earned_refusal`). A message ``m`` refuses correctly when, before
-``m``, the authenticated user was the task's user and every record of the constraint's
-:class:`~tool_gym.core.tasks.Refusal` was named by a successful read; no successful write in
-the whole episode names one of those records in its arguments (restricted to
-``Refusal.tools`` when given; a write that another need of the task requires, one of its
-``writes`` pairs, is not counted);
-``m`` says the request cannot be done, in any common wording (:func:`states_refusal`); and
-``m`` names no competing record (:func:`names_competing_record`, in either markdown reading):
-no id that a tool result gave under the same JSON key as one of the records (another of the
-user's orders or reservations, so a spray "any of #A, #B, #C" fails; a record that is the
-user itself, such as its invites, has none), and none of the rivals that the need's intent
-declares. Ids of the need's own arguments may be named; a refusal naming no record counts.
-When the refusal declares ``about`` (:attr:`~tool_gym.core.tasks.Refusal.about`), ``m`` must
-also address the request (:func:`addresses`): name at least one of its forms (the record's id
-or the words that describe it, or the blocking fact in a common wording) as whole words of
-its canonical text, in either markdown reading; a bare "Sorry, I can't do that" does not.
-
-Cost: one pass over the log per message, each tool result's values extracted once.
+The full explanation is in ``docs/grounding.md``.
 """
 
 from __future__ import annotations
@@ -518,7 +470,7 @@ def record_call(log: EpisodeLog, box: Any, name: str, arguments: Any, result: An
 
 def replay(box: Any, steps: Iterable[Any], auth_tools: Sequence[str],
            log: EpisodeLog | None = None) -> list[AgentMessage]:
-    """Run plan steps (:class:`~tool_gym.core.tasks.PlanStep`) on a sandbox, recording the
+    """Run plan steps (:class:`~tool_gym.core.task_model.PlanStep`) on a sandbox, recording the
     calls; the steps' messages, grounded in what was read before each."""
     log = EpisodeLog() if log is None else log
     messages: list[AgentMessage] = []

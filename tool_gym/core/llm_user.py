@@ -1,35 +1,6 @@
 """``LLMUser``: a user simulator written by a language model, held in check by code.
 
-The model (any backend with ``generate(messages, **kw) -> str``) plays the task's user:
-it gets the persona, how the user identifies themself, and only the *current* need, in the
-task kit's fuzzy words (never the hidden ids); the next need is revealed once the current
-one holds in the database. Progress, patience and the end of the conversation are tracked
-by a :class:`~tool_gym.core.users.ScriptedUser` run alongside on the same messages, which
-also gives the model a suggested reply.
-
-Every message the model writes is checked in code before the agent sees it:
-
-- ``leaked_id``: it states an id the user cannot know: a hidden value of the task (order,
-  item, payment or user ids the task describes only in words), or any id-like token
-  (4 or more digits, or ``word_123`` style) that is not in what the user was told or
-  what the agent wrote;
-- ``new_need``: it asks for something outside its task: a word naming another of the
-  domain's constraint types (``cancel``, ``return``, ``exchange``, ...) that neither its own
-  requests nor the agent's messages contain;
-- ``early_stop``: it ends the conversation (a stop marker) while its needs are not met and
-  it has not given up;
-- ``wrong_confirmation``: it says yes to a proposal that does not match its need;
-- ``missed_confirmation``: it does not say yes to a proposal that matches its need (the
-  env's policy checks need an explicit yes, so the task would become unsolvable);
-- ``missed_identity``: asked who it is, it does not give the identifying details that
-  were asked for (those the scripted user's answer gives: the email, or the name and zip
-  code, ...; the scripted user answers only the fields asked);
-- ``empty``: it wrote nothing.
-
-A message that fails is sampled again (with a new seed); after ``max_attempts`` failed
-samples, or when the backend raises (``backend_error``), the scripted user's reply is sent
-instead (``fallback``). :meth:`LLMUser.report` gives the counts; ``ToolEnv`` puts them in
-the final ``info["user_report"]``.
+The full explanation is in ``docs/llm-user.md``.
 """
 
 from __future__ import annotations
@@ -41,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .tasks import Constraint, Task, TaskKit
+from .task_model import Constraint, Task, TaskKit
 from ..llm.template import register
 from .users import STOP, ScriptedUser, has_stop_marker, is_confirmation
 
@@ -160,7 +131,7 @@ class LLMUser:
         for t in {c.type for c in task.constraints}:
             own.update(t.split("_"))
         other = set()
-        for t in getattr(kit, "constraint_types", ()) or ():
+        for t in kit.constraint_types:
             other.update(w for w in str(t).split("_") if len(w) >= 4)
         self._need_words = sorted(other - own - _SMALL_WORDS)
 

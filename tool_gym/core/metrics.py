@@ -1,29 +1,14 @@
 """Evaluation metrics over tasks x trials: pass^k (tau-bench), pass@k, bootstrap CIs.
 
-With ``n`` trials of a task of which ``c`` succeeded, the unbiased estimates are
-
-    pass^k = C(c, k) / C(n, k)          all of k i.i.d. trials succeed (reliability)
-    pass@k = 1 - C(n - c, k) / C(n, k)  at least one of k trials succeeds (coverage)
-
-averaged over tasks. Both need ``n >= k``.
-
-Decision on tasks with fewer than ``k`` trials: they are **excluded** from the mean at
-that ``k`` (they carry no unbiased estimate); the number of tasks that counted is
-available from :func:`tasks_with_at_least`. When no task has ``k`` trials the functions
-raise ``ValueError``. ``summarize`` reports only the ``k`` that at least one task
-supports, and how many tasks counted for each.
-
-The confidence interval of pass^k is a percentile bootstrap over tasks (tasks are
-resampled with replacement, the trials of a task stay together) with a seeded generator,
-so it is reproducible. It is widened, if needed, to contain the point estimate (a
-resample mean can differ from the point estimate in the last bit when all tasks agree).
+The full explanation is in ``docs/metrics.md``.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -109,7 +94,7 @@ def _mean(values: Sequence[float]) -> float:
 
 def summarize(episodes: Sequence[Mapping[str, Any]], max_k: int, confidence: float = 0.95,
               resamples: int = 1000, seed: int = 0) -> dict[str, Any]:
-    """Everything an evaluation reports, from episode records (see ``tool_gym.agents.rollout``).
+    """Everything an evaluation reports, from episode records (see ``tool_gym.agents.episode_loop``).
 
     Each episode needs ``task_id`` and ``success``; ``score``, ``turns``, ``tool_calls``,
     ``reward``, ``violations``, ``violation_counts``, ``redundant_writes``, ``ended`` and
@@ -145,6 +130,21 @@ def summarize(episodes: Sequence[Mapping[str, Any]], max_k: int, confidence: flo
                "method": "percentile bootstrap over tasks"},
     }
 
+    summary.update(_pass_k_summary(grouped, max_k, confidence, resamples, seed))
+    summary["violations"] = _violations_summary(episodes)
+    redundant = [int(e.get("redundant_writes", 0)) for e in episodes]
+    summary["redundant_writes"] = {"total": sum(redundant), "per_episode": sum(redundant) / n}
+    summary["ended"] = dict(sorted(Counter(str(e.get("ended", "")) for e in episodes).items()))
+    tau2 = [e for e in episodes if e.get("tau2")]
+    if tau2:
+        summary["tau2"] = _tau2_summary(tau2)
+    summary["constraint_types"] = _constraint_summary(episodes)
+    return summary
+
+
+def _pass_k_summary(grouped: Successes, max_k: int, confidence: float, resamples: int,
+                    seed: int) -> dict[str, dict[str, Any]]:
+    """pass^k with its interval, pass@k and the tasks counted, for each ``k`` supported."""
     pass_hat, pass_hat_ci, pass_at, counted = {}, {}, {}, {}
     for k in range(1, max_k + 1):
         if tasks_with_at_least(grouped, k) == 0:
@@ -154,23 +154,25 @@ def summarize(episodes: Sequence[Mapping[str, Any]], max_k: int, confidence: flo
         pass_hat_ci[key] = list(pass_hat_k_ci(grouped, k, confidence, resamples, seed))
         pass_at[key] = pass_at_k(grouped, k)
         counted[key] = tasks_with_at_least(grouped, k)
-    summary.update(pass_hat_k=pass_hat, pass_hat_k_ci=pass_hat_ci, pass_at_k=pass_at,
-                   pass_hat_k_tasks=counted)
+    return {"pass_hat_k": pass_hat, "pass_hat_k_ci": pass_hat_ci, "pass_at_k": pass_at,
+            "pass_hat_k_tasks": counted}
 
+
+def _violations_summary(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     by_kind: Counter = Counter()
     for e in episodes:
         by_kind.update({str(kind): int(v) for kind, v in (e.get("violation_counts") or {}).items()})
     violations = [int(e.get("violations", 0)) for e in episodes]
-    summary["violations"] = {
+    return {
         "total": sum(violations),
-        "per_episode": sum(violations) / n,
+        "per_episode": sum(violations) / len(episodes),
         "episodes_with_violations": sum(v > 0 for v in violations),
         "by_kind": dict(sorted(by_kind.items())),
     }
-    redundant = [int(e.get("redundant_writes", 0)) for e in episodes]
-    summary["redundant_writes"] = {"total": sum(redundant), "per_episode": sum(redundant) / n}
-    summary["ended"] = dict(sorted(Counter(str(e.get("ended", "")) for e in episodes).items()))
 
+
+def _constraint_summary(episodes: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per constraint type: how many were posed and held, and how their episodes fared."""
     posed: Counter = Counter()
     held: Counter = Counter()
     in_episodes: Counter = Counter()
@@ -184,15 +186,11 @@ def summarize(episodes: Sequence[Mapping[str, Any]], max_k: int, confidence: flo
         for t in types:
             in_episodes[t] += 1
             won[t] += bool(e["success"])
-    tau2 = [e for e in episodes if e.get("tau2")]
-    if tau2:
-        summary["tau2"] = _tau2_summary(tau2)
-    summary["constraint_types"] = {
+    return {
         t: {"constraints": posed[t], "satisfied_rate": held[t] / posed[t],
             "episodes": in_episodes[t], "episode_success_rate": won[t] / in_episodes[t]}
         for t in sorted(posed)
     }
-    return summary
 
 
 def _tau2_summary(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

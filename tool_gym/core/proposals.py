@@ -1,39 +1,6 @@
 """Matching an agent's proposal against one need of the user.
 
-A need's *intent* says what a proposal must name for the user to say yes:
-
-- ``params``: each a :class:`Param` with the ``forms`` that name the intended value (an
-  id, a last-four, a date, an amount, or a description: a tuple of words that must all
-  appear, such as a product name with its option values), and its ``rivals``: the forms of
-  each competing value of the same parameter this user has (the other orders, cards,
-  accounts, flights, reasons ...). A ``role`` (``("from", "out of")``) binds a parameter
-  to the words that introduce it, so that a value counts for it only when the nearest role
-  word before the value is one of its own (a swapped transfer direction fails);
-- ``opposite``: words of the opposite action (``unfreeze`` for a freeze); a proposal that
-  uses one in a sentence naming any of the need's values is never confirmed (an aside in
-  another sentence, "You can unfreeze it later.", is allowed);
-- ``before``: pairs of parameters named in that order (the item replaced before its
-  replacement: "A to B", not "B to A").
-
-:func:`judge` reads a proposal (any case, markdown, money, number words, dates and
-spellings normalized by :func:`~tool_gym.core.values.canonical`) and returns:
-
-- ``VAGUE`` when some parameter has two or more of its candidates (the intended value and
-  its rivals, counted alike) named: the user asks the agent to be specific. Counting the
-  intended value and the rivals alike means the answer does not reveal which one is right;
-- ``YES`` when every parameter names its intended value (in its role), no opposite word
-  appears and no id-like token outside the need's own values appears (a catch-all list);
-- ``NO`` otherwise.
-
-A need without a declared intent gets one from its ``confirm_terms`` (every group one
-parameter, no rivals), with action words widened by :data:`SYNONYMS` and their opposites
-from :data:`OPPOSITES`.
-
-:func:`asks_approval` and :func:`asks_information` classify an agent's message: a question
-or request asking the user to approve something, versus one asking for a fact.
-
-Cost: every check is a fixed number of regular-expression scans of the canonical text per
-form, linear in the message length times the number of forms.
+The full explanation is in ``docs/proposals.md``.
 """
 
 from __future__ import annotations

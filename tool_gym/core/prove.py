@@ -1,44 +1,6 @@
 """PROVE's multi-component programmatic reward over an episode's tool calls.
 
-Pure functions of the agent's calls (name, arguments, validity stage) and the
-ground-truth calls (name, arguments, and the indices of the ground-truth calls each one
-depends on, from the chain or the dependency graph). With ``n`` agent calls and ``n_gt``
-ground-truth calls:
-
-- **validity** ``V``: the mean over the agent's calls of three equal levels, ``stage / 3``:
-  the name exists, the required parameters are present with compatible types, the call
-  ran without error (``ToolResult.stage``). No calls: 0.
-- **alignment**: ground-truth call ``g`` *matches* agent call ``c`` when ``c`` has ``g``'s
-  name and every argument key of ``g``. Greedily, in ground-truth order, ``g`` takes the
-  unused matching call that agrees with it on the most argument values (the earliest on
-  ties). Each call serves at most one ground-truth call.
-- **coverage** with dependency order ``C = sum_g matched(g) * ordered(g) / n_gt``, where
-  ``ordered(g)`` is 1 when every prerequisite of ``g`` is matched by an *earlier* call than
-  ``g``'s.
-- **adaptive efficiency** ``E = -alpha * max(0, n - B) / B`` with the budget
-  ``B = n_gt + ceil(beta * n_gt)``.
-- **tool-name precision** ``N``: the share of the agent's calls whose name is one of the
-  ground-truth names (membership per call: ``#{c : name(c) in names(gt)} / n``). No calls:
-  0. On a task with no ground-truth call: 1 when the agent made no call, else 0.
-- **argument-value agreement** ``A``: over the aligned pairs, the mean share of the
-  ground-truth argument keys whose values the call repeats (JSON equality, ``1 == 1.0``;
-  a ground-truth call without arguments agrees fully). No aligned pair: 0.
-
-One definition, used by every env that offers ``reward="prove"``:
-
-    total = 0.5 V + 0.5 C + 0.15 E + 0.2 N + 0.1 A        (alpha = beta = 0.5)
-
-(the weights are ``ProveRewardConfig``'s defaults; other weights only when a user passes
-them). ``E <= 0`` is a penalty, so the best attainable total is
-``best = w_V + w_C + w_N + w_A`` (1.3 by default) and ``normalized = total / best`` is 1.0
-for a perfect episode.
-
-On a task without ground-truth calls (``n_gt = 0``, an unanswerable request) the right
-behaviour is no call: ``V``, ``C`` and ``A`` are 0, ``N`` is 1 only without a call, the
-budget is 0 and each call costs ``alpha`` (``E = -alpha * n``, the limit of the formula
-with ``B`` read as 1). So ``best = w_N`` there and abstaining is the only way to reach it.
-``abstention`` in the score records that case (1 when ``n_gt = 0`` and no call was made);
-it is not a separate term.
+The full explanation is in ``docs/prove.md``.
 """
 
 from __future__ import annotations

@@ -1,38 +1,6 @@
 """Reward configuration, and why returns order correctly under every accepted config.
 
-An episode's return is
-
-    return   = shaping_total + terminal
-    terminal = w * (success + partial * q)
-
-- ``success`` is 1 when the verification says the task is done (``tool_gym.core.verify``).
-- ``q`` in [0, 1] is the quality of the episode under the terminal kind: the graded
-  verification score for ``"score"`` (CoVe), ``clip(PROVE total / best total, 0, 1)`` for
-  ``"prove"`` (``tool_gym.core.prove``), and 0 for ``"success"``.
-- ``shaping_total`` in [-cap, +cap]: the running sum of step shaping is clipped to
-  [-cap, cap] after every step, and a step's reward is the change of that clipped sum
-  (``tool_gym.core.shaping``: validity credited once per distinct effective call, parse
-  errors cost ``error_penalty``).
-
-With ``p`` = ``partial`` (0 for ``"success"``, whose ``q`` is 0):
-
-    min return of a success  >= -cap + w * (1 + p * 0) = w - cap
-    max return of a failure  <=  cap + w * (0 + p * 1) = w * p + cap
-
-so every failing episode returns strictly less than every successful one exactly when
-
-    w - cap > w * p + cap   <=>   cap < w * (1 - p) / 2.
-
-A config that breaks this bound is refused with a ``ValueError``. Presets (``w = 1``):
-
-========  ========  =======  =====  ============================
-preset    terminal  partial  cap    returns: failure < success
-========  ========  =======  =====  ============================
-cove      score     0.5      0.2    <= 0.7  <  >= 0.8
-sparse    score     0.5      0      <= 0.5  <  >= 1.0
-binary    success   0        0      0       <  1
-prove     prove     0.5      0      <= 0.5  <  >= 1.0
-========  ========  =======  =====  ============================
+The full explanation is in ``docs/rewards.md``.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlite_utils
 
-from .domain import Domain, get_domain
+from .domain import Domain, lookup_domain
 from .tools import ToolResult
 
 _HAS_SERIALIZE = hasattr(sqlite3.Connection, "serialize")  # Python 3.11+
@@ -106,7 +106,7 @@ def build_database(domain: Domain, seed: int = 0, data: Any = None) -> sqlite3.C
 
 @functools.lru_cache(maxsize=64)
 def _cached_template(domain_name: str, seed: int, data_key: tuple | None) -> Template:
-    domain = get_domain(domain_name)
+    domain = lookup_domain(domain_name)
     data = None if data_key is None else Path(data_key[0])
     return Template(domain, build_database(domain, seed, data), (domain_name, seed, data_key))
 

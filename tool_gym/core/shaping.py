@@ -1,25 +1,6 @@
 """Step shaping that is bounded and cannot be farmed.
 
-One ``Shaping`` ledger per episode. Two rules:
-
-1. **Credit once per distinct effective call.** A call's graded validity ``v`` (0, 1/3,
-   2/3, 1) is credited only when the call is new and did something new:
-
-   - its key ``(tool name, canonical JSON of the arguments)`` was not seen before in the
-     episode (a repeat earns 0);
-   - a READ (or any call that is not a WRITE) earns 0 when its result text equals the
-     text of an earlier result (it revealed nothing new);
-   - a WRITE earns only if it succeeded *and* changed the database (a positive delta of
-     ``sqlite3.Connection.total_changes``), or, if it failed, the first time for its key.
-
-   A step's shaping is ``validity_weight x mean over its calls of the credited v``; a
-   parse error's is ``error_penalty`` (<= 0).
-
-2. **Clip the running sum.** With ``S_0 = 0`` and ``s_t`` the step's shaping,
-   ``S_t = clip(S_{t-1} + s_t, -cap, cap)`` and the step's reward is ``S_t - S_{t-1}``.
-   The rewards telescope, so an episode's total shaping is ``S_T`` and lies in
-   ``[-cap, cap]`` whatever the agent does (``tool_gym.core.rewards`` turns this into the
-   ordering of returns).
+The full explanation is in ``docs/rewards.md``.
 """
 
 from __future__ import annotations

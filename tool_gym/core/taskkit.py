@@ -1,26 +1,9 @@
-"""``RuleTaskKit``: a complete :class:`~tool_gym.core.tasks.TaskKit` from constraint samplers.
+"""The task kit every domain builds on: samplers of constraints plus declarations.
 
-A domain that uses it writes only *samplers*: functions that look at one user's rows and
-return a :class:`~tool_gym.core.tasks.Constraint` that carries everything else the episode
-needs:
-
-- ``args`` / ``refs``: the hidden intent and its fuzzy descriptions (each with a proof,
-  made with :meth:`SampleContext.describe`);
-- ``say``: the user's words for the need (paraphrases; fuzzy terms only);
-- ``solution``: the reference steps (reads, a proposal mentioning every
-  ``confirm_terms`` group, the write, a closing message; or reads and an answer);
-- ``expect``: outcome checks, queries whose rows must be exactly the given ones at the end
-  (any path that reaches that state passes); ``answer`` for information requests;
-- ``writes``: the ``(tool, target id)`` pairs the need requires (for redundancy).
-
-The kit draws a user of the split (stable hash of the user id), describes their identity,
-draws one to N constraints whose samplers ``claim`` the entities they use (so constraints
-of one task never touch the same entity), and implements checking, phrasing and the plan
-generically. Information answers and refusals are checked by
-:func:`tool_gym.core.grounding.communicated`: an answer counts only once a tool result (or
-the constraint's ``evidence`` records) showed it, in any equivalent form and with no
-competing value; a refusal only once earned (the user authenticated, the ``refusal``
-records read, nothing written to them). ``mentions_answer`` is the older plain match.
+:class:`BaseTaskKit` holds the generic parts (split, ownership, outcome checks, phrasing,
+plan); :class:`RuleTaskKit` and :class:`ViewTaskKit` add two ways of drawing a task. The
+shared helpers (picking, proofs, answer matching, wording) are here too. See
+``docs/task-kit.md``.
 """
 
 from __future__ import annotations
@@ -31,14 +14,14 @@ from datetime import date
 import sqlite3
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from .actions import ToolCall
 from .grounding import communicated
 from .proposals import entity_groups, intent_with_rivals
-from .tasks import Constraint, Description, PlanStep, Proof, SamplerConfig, Task
+from .task_model import Constraint, Description, PlanStep, Proof, SamplerConfig, Task, TaskKit
 
 #: Other needs of a type drawn per need to find the user's competing values (rivals).
 RIVAL_DRAWS = 6
@@ -47,6 +30,7 @@ RIVAL_DRAWS = 6
 TEST_SHARE = 20
 
 
+@lru_cache(maxsize=1 << 16)
 def split_of(user_id: str, test_share: int = TEST_SHARE) -> str:
     """``"test"`` for about ``test_share`` percent of user ids (sha256; a pure function)."""
     h = int.from_bytes(hashlib.sha256(str(user_id).encode("utf-8")).digest()[:8], "big")
@@ -68,6 +52,26 @@ def mentions_answer(answer: str, messages: Sequence[str]) -> bool:
 
 def pick(rng: np.random.Generator, options: Sequence[Any]) -> Any:
     return options[int(rng.integers(len(options)))]
+
+
+def shuffled(rng: np.random.Generator, items: Sequence[Any]) -> list:
+    """``items`` in a random order (no draw for fewer than two)."""
+    if len(items) < 2:
+        return list(items)
+    return [items[int(i)] for i in rng.permutation(len(items))]
+
+
+def prove(db: sqlite3.Connection, query: str, params: Sequence[Any],
+          expected: tuple) -> Proof | None:
+    """The proof, when ``query`` returns exactly one row equal to ``expected`` (``None``
+    also when the query fails, e.g. on malformed JSON in foreign data)."""
+    try:
+        rows = db.execute(query, tuple(params)).fetchall()
+    except sqlite3.Error:
+        return None
+    if len(rows) != 1 or tuple(rows[0]) != tuple(expected):
+        return None
+    return Proof(query, tuple(params), tuple(expected))
 
 
 # ------------------------------------------------------------ wording and solutions
@@ -102,10 +106,39 @@ def money_terms(amount: float) -> tuple[str, ...]:
     return tuple(dict.fromkeys((f"{amount:.2f}", f"{amount:,.2f}")))
 
 
+def money(amount: float) -> str:
+    """``1234.50``: two decimals, no thousands separator (an answer to match)."""
+    return f"{round(float(amount), 2):.2f}"
+
+
+def join_words(parts: Sequence[str]) -> str:
+    """``a, b and c``."""
+    parts = list(parts)
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def copy_argument(value: Any) -> Any:
+    """A plan call's argument value, lists copied (the constraint's stay untouched)."""
+    return list(value) if isinstance(value, list) else value
+
+
 def date_words(day: str) -> str:
     """``2024-05-03`` -> ``May 3, 2024``."""
     d = date.fromisoformat(day)
     return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
+
+
+def month_day(stamp: str) -> str:
+    """``2025-06-05`` (or a longer stamp) -> ``June 5``."""
+    d = date.fromisoformat(stamp[:10])
+    return f"{_MONTHS[d.month - 1]} {d.day}"
+
+
+def month_words(month: str) -> str:
+    """``2024-05`` -> ``May 2024``."""
+    return f"{_MONTHS[int(month[5:7]) - 1]} {month[:4]}"
 
 
 @dataclass
@@ -117,13 +150,14 @@ class SampleContext:
     rng: np.random.Generator
     config: SamplerConfig
     claimed: set = field(default_factory=set)
+    #: The user's rows as the domain loaded them (``ViewTaskKit``'s ``view``), or ``None``.
+    view: Any = None
 
     def pick(self, options: Sequence[Any]) -> Any:
         return pick(self.rng, options)
 
     def shuffled(self, options: Sequence[Any]) -> list:
-        order = self.rng.permutation(len(options))
-        return [options[int(i)] for i in order]
+        return shuffled(self.rng, options)
 
     def claim(self, *keys: Any) -> bool:
         """Reserve entities for this constraint; False when another constraint has one."""
@@ -148,65 +182,139 @@ class SampleContext:
 Sampler = Callable[[SampleContext], "Constraint | None"]
 
 
-class RuleTaskKit:
-    """A TaskKit assembled from samplers and a few declarations.
+class BaseTaskKit(TaskKit):
+    """The generic parts of a kit: split, ownership, outcome checks, phrasing, plan.
 
     Args:
         domain: the domain's name.
         samplers: constraint type -> sampler.
-        users_table / user_column: where the users' ids are (drawn by random rowid).
         identify: ``(ctx) -> Description`` of the user's identity, or ``None``.
-        auth_call: ``Description -> ToolCall`` that authenticates the user from it.
         auth_tools: tools whose successful result is the authenticated user's id.
         owners: write tool -> ``(sql, argument)``: the sql, bound to that argument, returns
             the id of the user whose data the write touches.
-        ask_identity: the agent's words asking the user to identify themself.
+        auth_call: ``Description -> ToolCall`` that authenticates the user from it (used
+            by the default plan).
+        ask_identity: the agent's words asking the user to identify themself (default plan).
         identity_phrases: templates of the user's answer, formatted with the identity
             description's ``fields`` and ``text``.
+        greetings: the openings' first words.
         policy_violations: optional ``(db, tool, arguments) -> list[str]``.
+        checks: constraint type -> ``(db, args) -> bool``, its outcome check; a type
+            without one is checked by its ``expect`` queries.
+        request_words: ``(task, constraint, rng) -> str``; default: one of ``say``.
+        identity_words: ``(task, rng) -> str``; default: one of ``identity_phrases``.
+        plan_steps: ``(task) -> list[PlanStep]``; default: ask, authenticate, then each
+            constraint's ``solution``.
+        users_table / user_column: where the users' ids are.
     """
 
     def __init__(self, domain: str, samplers: Mapping[str, Sampler], *,
-                 users_table: str = "users", user_column: str = "user_id",
                  identify: Callable[[SampleContext], Description | None],
-                 auth_call: Callable[[Description], ToolCall], auth_tools: Sequence[str],
-                 owners: Mapping[str, tuple[str, str]], ask_identity: str,
+                 auth_tools: Sequence[str], owners: Mapping[str, tuple[str, str]],
+                 auth_call: Callable[[Description], ToolCall] | None = None,
+                 ask_identity: str = "",
                  identity_phrases: Sequence[str] = ("It's {text}.", "Sure: {text}."),
                  greetings: Sequence[str] = ("Hi!", "Hello,", "Hi there.", "Hello!"),
                  policy_violations: Callable[..., list[str]] | None = None,
+                 checks: Mapping[str, Callable[[sqlite3.Connection, dict], bool]] | None = None,
+                 request_words: Callable[[Task, Constraint, np.random.Generator], str]
+                 | None = None,
+                 identity_words: Callable[[Task, np.random.Generator], str] | None = None,
+                 plan_steps: Callable[[Task], list[PlanStep]] | None = None,
+                 users_table: str = "users", user_column: str = "user_id",
                  test_share: int = TEST_SHARE):
         self.domain = domain
         self.samplers = dict(samplers)
         self.constraint_types = tuple(self.samplers)
-        self._rowids = f'SELECT min(rowid), max(rowid) FROM "{users_table}"'
-        self._user_at = f'SELECT "{user_column}" FROM "{users_table}" WHERE rowid = ?'
-        self._all_users = f'SELECT "{user_column}" FROM "{users_table}" ORDER BY rowid'
         self._identify = identify
-        self._auth_call = auth_call
         self.auth_tools = tuple(auth_tools)
         self.owners = dict(owners)
+        self._auth_call = auth_call
         self.ask_identity = ask_identity
         self.identity_phrases = tuple(identity_phrases)
         self.greetings = tuple(greetings)
+        self._policy = policy_violations
+        self.checks = dict(checks or {})
+        self._request_words = request_words
+        self._identity_words = identity_words
+        self._plan_steps = plan_steps
+        self.users_table = users_table
+        self.user_column = user_column
         self.test_share = test_share
-        if policy_violations is not None:
-            self.policy_violations = policy_violations
 
-    # ------------------------------------------------------------------ sampling
     def split_of(self, user_id: str) -> str:
         return split_of(user_id, self.test_share)
+
+    def policy_violations(self, db: sqlite3.Connection, tool: str,
+                          arguments: dict) -> list[str]:
+        return [] if self._policy is None else self._policy(db, tool, arguments)
+
+    # ------------------------------------------------------------------ checking
+    def check(self, db: sqlite3.Connection, task: Task, constraint: Constraint,
+              agent_messages: Sequence[str]) -> bool:
+        if not communicated(task, constraint, agent_messages):
+            return False
+        outcome = self.checks.get(constraint.type)
+        if outcome is not None:
+            return bool(outcome(db, constraint.args))
+        return all(e.holds(db) for e in constraint.expect)
+
+    def owner(self, db: sqlite3.Connection, tool: str, arguments: dict) -> str | None:
+        spec = self.owners.get(tool)
+        if spec is None or not isinstance(arguments, dict):
+            return None
+        sql, argument = spec
+        value = arguments.get(argument)
+        if not isinstance(value, (str, int)):
+            return None
+        row = db.execute(sql, (value,)).fetchone()
+        return row[0] if row else None
+
+    # ------------------------------------------------------------------ phrasing
+    def opening(self, task: Task, constraint: Constraint, rng: np.random.Generator) -> str:
+        return f"{pick(rng, self.greetings)} {self.request(task, constraint, rng)}"
+
+    def request(self, task: Task, constraint: Constraint, rng: np.random.Generator) -> str:
+        if self._request_words is not None:
+            return self._request_words(task, constraint, rng)
+        if not constraint.say:
+            raise ValueError(f"constraint {constraint.type!r} has no words (say=())")
+        return pick(rng, constraint.say)
+
+    def identify(self, task: Task, rng: np.random.Generator) -> str:
+        if self._identity_words is not None:
+            return self._identity_words(task, rng)
+        ident = task.identity
+        return pick(rng, self.identity_phrases).format(text=ident.text, **ident.fields)
+
+    def plan(self, task: Task) -> list[PlanStep]:
+        if self._plan_steps is not None:
+            return self._plan_steps(task)
+        steps = [PlanStep(say=self.ask_identity), PlanStep(call=self._auth_call(task.identity))]
+        for c in task.constraints:
+            steps.extend(c.solution)
+        return steps
+
+
+class RuleTaskKit(BaseTaskKit):
+    """A kit whose samplers each look at one user's rows through a :class:`SampleContext`:
+    a user is drawn by random rowid (a scan when unlucky), the first need's type before
+    the user, and constraints claim the entities they use."""
 
     def _draw_user(self, db: sqlite3.Connection, rng: np.random.Generator,
                    split: str) -> str | None:
         """A random user of ``split``: random rowids first (no scan), a scan if unlucky."""
-        lo, hi = db.execute(self._rowids).fetchone()
+        table, column = self.users_table, self.user_column
+        lo, hi = db.execute(f'SELECT min(rowid), max(rowid) FROM "{table}"').fetchone()
         if lo is None:
             return None
         for _ in range(64):
-            row = db.execute(self._user_at, (int(rng.integers(lo, hi + 1)),)).fetchone()
+            row = db.execute(f'SELECT "{column}" FROM "{table}" WHERE rowid = ?',
+                             (int(rng.integers(lo, hi + 1)),)).fetchone()
             if row is not None and self.split_of(row[0]) == split:
                 return row[0]
-        users = [u for (u,) in db.execute(self._all_users) if self.split_of(u) == split]
+        users = [u for (u,) in db.execute(f'SELECT "{column}" FROM "{table}" ORDER BY rowid')
+                 if self.split_of(u) == split]
         return pick(rng, users) if users else None
 
     def sample(self, db: sqlite3.Connection, rng: np.random.Generator, split: str,
@@ -263,39 +371,208 @@ class RuleTaskKit:
                 others.append(other)
         return replace(c, intent=intent_with_rivals(c, others))
 
-    # ------------------------------------------------------------------ checking
-    def check(self, db: sqlite3.Connection, task: Task, constraint: Constraint,
-              agent_messages: Sequence[str]) -> bool:
-        if not communicated(task, constraint, agent_messages):
-            return False
-        return all(e.holds(db) for e in constraint.expect)
 
-    def owner(self, db: sqlite3.Connection, tool: str, arguments: dict) -> str | None:
-        spec = self.owners.get(tool)
-        if spec is None or not isinstance(arguments, dict):
-            return None
-        sql, argument = spec
-        value = arguments.get(argument)
-        if not isinstance(value, (str, int)):
-            return None
-        row = db.execute(sql, (value,)).fetchone()
-        return row[0] if row else None
+def random_rowids(rng: np.random.Generator, lo: int, hi: int, size: int) -> list[int]:
+    """``size`` rowids drawn uniformly from ``lo..hi``."""
+    return [int(x) for x in rng.integers(lo, hi + 1, size=size)]
 
-    # ------------------------------------------------------------------ phrasing
-    def opening(self, task: Task, constraint: Constraint, rng: np.random.Generator) -> str:
-        return f"{pick(rng, self.greetings)} {self.request(task, constraint, rng)}"
 
-    def request(self, task: Task, constraint: Constraint, rng: np.random.Generator) -> str:
-        if not constraint.say:
-            raise ValueError(f"constraint {constraint.type!r} has no words (say=())")
-        return pick(rng, constraint.say)
+@dataclass(frozen=True)
+class UserDraws:
+    """How :class:`ViewTaskKit` draws users.
 
-    def identify(self, task: Task, rng: np.random.Generator) -> str:
-        ident = task.identity
-        return pick(rng, self.identity_phrases).format(text=ident.text, **ident.fields)
+    Attributes:
+        user_tries: users loaded before settling for fewer constraints.
+        lead_tries: users loaded who must satisfy the first need's type.
+        user_draws: users drawn (loaded or skipped) at most.
+        lead_draws: users drawn before the first need's type may be any type.
+        batches: batches of random rowids drawn before scanning the table.
+        batch_train / batch_test: rowids per batch, by split (test users are fewer).
+        preferred_batches: batches that yield only preferred users (the others follow),
+            when the task prefers distractors.
+        rowids: ``(rng, lo, hi, size) -> rowids`` of one batch.
+        retry_failed_leads: a user who was loaded for the first need's type and gave no
+            task also gets the second chance (any type) of the users skipped.
+    """
 
-    def plan(self, task: Task) -> list[PlanStep]:
-        steps = [PlanStep(say=self.ask_identity), PlanStep(call=self._auth_call(task.identity))]
-        for c in task.constraints:
-            steps.extend(c.solution)
-        return steps
+    user_tries: int = 40
+    lead_tries: int = 25
+    user_draws: int = 400
+    lead_draws: int = 400
+    batches: int = 40
+    batch_train: int = 6
+    batch_test: int = 16
+    preferred_batches: int = 6
+    rowids: Callable[[np.random.Generator, int, int, int], list[int]] = random_rowids
+    retry_failed_leads: bool = False
+
+
+class ViewTaskKit(BaseTaskKit):
+    """A kit whose samplers work on a loaded view of one user (``ctx.view``, which also
+    keeps the constraints of one task apart). The task's size, its first need's type and
+    whether it prefers distractors are drawn first; then users of the split, in batches
+    of random rowids (then a scan), each loaded and given needs; the best task is kept.
+
+    Args (besides :class:`BaseTaskKit`'s):
+        view: ``(db, user_id) -> view``, the user context.
+        may_lead: ``(db, kind, user_id) -> bool``, a cheap necessary condition for the
+            first need's type (an SQL prefilter); a user failing it is not loaded.
+        preferred: ``(db, user_id) -> bool``, users with distractors, drawn first when
+            the task prefers them (``config.distractors``); ``None``: no preference.
+        draws: :class:`UserDraws`.
+        once: types drawn at most once per task.
+        with_intent: ``(ctx, constraint) -> constraint`` applied to each drawn need.
+    """
+
+    def __init__(self, domain: str, samplers: Mapping[str, Sampler], *,
+                 view: Callable[[sqlite3.Connection, str], Any],
+                 may_lead: Callable[[sqlite3.Connection, str, str], bool] | None = None,
+                 preferred: Callable[[sqlite3.Connection, str], bool] | None = None,
+                 draws: UserDraws = UserDraws(), once: Sequence[str] = (),
+                 with_intent: Callable[[SampleContext, Constraint], Constraint] | None = None,
+                 **kit: Any):
+        super().__init__(domain, samplers, **kit)
+        self._view = view
+        self._may_lead = may_lead
+        self._preferred = preferred
+        self.draws = draws
+        self.once = frozenset(once)
+        self._finish = with_intent
+
+    # ---- hooks
+    def may_lead(self, db: sqlite3.Connection, kind: str, user_id: str) -> bool:
+        return self._may_lead is None or self._may_lead(db, kind, user_id)
+
+    def preferred(self, db: sqlite3.Connection, user_id: str) -> bool:
+        return self._preferred is None or self._preferred(db, user_id)
+
+    def with_intent(self, ctx: SampleContext, c: Constraint) -> Constraint:
+        return c if self._finish is None else self._finish(ctx, c)
+
+    # ---- sampling
+    def sample(self, db: sqlite3.Connection, rng: np.random.Generator, split: str,
+               config: SamplerConfig, task_id: str) -> Task:
+        types = self._checked_types(split, config)
+        want = int(rng.integers(int(config.min_constraints), int(config.max_constraints) + 1))
+        # The first need's type is drawn before the user, so that types that few users
+        # can satisfy are not crowded out by the ones every user can.
+        lead = types[int(rng.integers(len(types)))]
+        prefer = bool(rng.random() < config.distractors)
+        best: list = []  # [(user_id, identity, constraints)] once found
+
+        def attempt(user_id: str, first: str | None) -> bool:
+            """Draw needs for this user; True when the task is complete."""
+            ctx = SampleContext(db, user_id, rng, config, view=self._view(db, user_id))
+            constraints = self._draw(ctx, types, want, first)
+            if not constraints or (best and len(constraints) <= len(best[0][2])):
+                return False
+            identity = self._identify(ctx)
+            if identity is None:
+                return False
+            best[:] = [(user_id, identity, constraints)]
+            return len(constraints) >= want
+
+        self._try_users(db, rng, split, prefer, lead, attempt, lambda: bool(best))
+        if not best:
+            if db.execute(f'SELECT 1 FROM "{self.users_table}" LIMIT 1').fetchone() is None:
+                raise ValueError("the database has no users")
+            raise RuntimeError(f"no feasible {self.domain} task for split {split!r} "
+                               f"with types {list(types)}")
+        user_id, identity, constraints = best[0]
+        return Task(id=task_id, domain=self.domain, split=split, user_id=user_id,
+                    identity=identity, constraints=tuple(constraints))
+
+    def _checked_types(self, split: str, config: SamplerConfig) -> tuple[str, ...]:
+        if split not in ("train", "test"):
+            raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+        types = tuple(config.types) if config.types else self.constraint_types
+        unknown = [t for t in types if t not in self.samplers]
+        if unknown:
+            raise ValueError(f"unknown {self.domain} constraint types: {unknown}; "
+                             f"known: {list(self.constraint_types)}")
+        lo, hi = int(config.min_constraints), int(config.max_constraints)
+        if lo < 1 or hi < lo:
+            raise ValueError(f"need 1 <= min_constraints <= max_constraints, got {lo}, {hi}")
+        return types
+
+    def _try_users(self, db, rng, split, prefer, lead, attempt, found) -> None:
+        """Offer users to ``attempt`` until one completes the task or the limits are hit;
+        the users skipped for the first need's type then get a try with any type."""
+        d = self.draws
+        skipped: list[str] = []
+        loads = 0
+        for draw, user_id in enumerate(self._users(db, rng, split, prefer)):
+            if loads >= d.user_tries or draw >= d.user_draws:
+                return
+            first = lead if loads < d.lead_tries and draw < d.lead_draws else None
+            if first is not None and not self.may_lead(db, first, user_id):
+                skipped.append(user_id)  # cannot satisfy the first need: not loaded
+                continue
+            loads += 1
+            if attempt(user_id, first):
+                return
+            if d.retry_failed_leads and first is not None and not found():
+                skipped.append(user_id)
+        # Every user of the split was seen (a small database): let the users that could
+        # not satisfy the first need's type try any type.
+        for user_id in skipped[:d.user_tries]:
+            if attempt(user_id, None):
+                return
+
+    def _users(self, db, rng, split, prefer) -> Iterator[str]:
+        """Random users of ``split``, drawn by rowid in small batches (no table scan); with
+        ``prefer`` the first batches yield only preferred users, the others after them."""
+        d, table, column = self.draws, self.users_table, self.user_column
+        size = d.batch_train if split == "train" else d.batch_test
+        lo, hi = db.execute(f'SELECT (SELECT min(rowid) FROM "{table}"), '
+                            f'(SELECT max(rowid) FROM "{table}")').fetchone()
+        if lo is None:
+            return
+        seen: set[str] = set()
+        deferred: list[str] = []
+        for batch in range(d.batches):
+            draws = d.rowids(rng, lo, hi, size)
+            marks = ", ".join("?" * len(draws))
+            found = dict(db.execute(f'SELECT rowid, "{column}" FROM "{table}" '
+                                    f"WHERE rowid IN ({marks})", draws).fetchall())
+            users: list[str] = []
+            for rowid in draws:
+                u = found.get(rowid)
+                if u is not None and u not in seen and self.split_of(u) == split:
+                    seen.add(u)
+                    users.append(u)
+            if prefer and batch < d.preferred_batches:
+                for u in users:
+                    if self.preferred(db, u):
+                        yield u
+                    else:
+                        deferred.append(u)
+                continue
+            if deferred:
+                users, deferred = deferred + users, []
+            yield from users
+        yield from deferred
+        # Unlucky draws, sparse rowids or a tiny split: scan (rare).
+        users = [u for (u,) in db.execute(f'SELECT "{column}" FROM "{table}" ORDER BY rowid')
+                 if u not in seen and self.split_of(u) == split]
+        yield from shuffled(rng, users)
+
+    def _draw(self, ctx: SampleContext, types: Sequence[str], want: int,
+              lead: str | None) -> list[Constraint]:
+        pool = list(types)
+        out: list[Constraint] = []
+        if lead is not None:
+            c = self.samplers[lead](ctx)
+            if c is None:
+                return out
+            out.append(self.with_intent(ctx, c))
+            if lead in self.once:
+                pool.remove(lead)
+        while len(out) < want and pool:
+            k = int(ctx.rng.integers(len(pool)))
+            c = self.samplers[pool[k]](ctx)
+            if c is None or pool[k] in self.once:
+                pool.pop(k)
+            if c is not None:
+                out.append(self.with_intent(ctx, c))
+        return out

@@ -1,22 +1,6 @@
 """Tools: the ``@tool`` decorator, OpenAI schemas from signatures, argument validation.
 
-A domain writes each tool as a plain function whose first parameter is the sandbox's
-``sqlite3.Connection`` and whose other parameters carry type hints::
-
-    @tool(Category.READ, returns={"user_id": UserId})
-    def find_user_id_by_email(db, email: str) -> str:
-        '''Find user id by email.
-
-        Args:
-            email: The email of the user, such as 'something@example.com'.
-        '''
-
-The decorator derives the OpenAI function schema from the hints and the docstring's
-``Args:`` section, records the category (READ / WRITE / GENERIC) and the entity types of
-inputs and outputs (``Annotated[str, Entity("user_id")]``), which the dependency graph uses.
-A ``Toolbox`` groups a domain's tools, validates arguments against the schemas and runs a
-call, turning every failure into an error result instead of an exception; it enforces the
-domain's :class:`Quotas` (sizes of stored texts and results, rows and bytes per sandbox).
+The full explanation is in ``docs/tools.md``.
 """
 
 from __future__ import annotations

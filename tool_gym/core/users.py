@@ -23,7 +23,7 @@ import numpy as np
 
 from .proposals import (Intent, Verdict, asks_approval, asks_information, judge,
                         need_texts)
-from .tasks import Constraint, Task, TaskKit
+from .task_model import Constraint, Task, TaskKit
 from .values import canonical, extract
 
 STOP = "###STOP###"
@@ -78,6 +78,10 @@ class User(Protocol):
 
     @property
     def done(self) -> bool: ...
+
+    def report(self) -> dict | None:
+        """Counts of this episode for ``info["user_report"]`` (an LLM user's guardrails),
+        or ``None`` when the user has nothing to report."""
 
 
 @dataclass
@@ -191,6 +195,10 @@ class ScriptedUser:
     def needs_met(self) -> int:
         return self._index
 
+    def report(self) -> None:
+        """A scripted user has no counts to report."""
+        return None
+
     def opening(self) -> str:
         return self.kit.opening(self.task, self.task.constraints[0], self.rng)
 
@@ -239,7 +247,7 @@ class ScriptedUser:
             return self._progress_or_give_up(
                 "Wait, that's not what I asked for; you changed the wrong thing. "
                 + self._restatement(need))
-        asked = identity_request(message, getattr(self.kit, "identity_asks", None))
+        asked = identity_request(message, self.kit.identity_asks)
         if asked is not None and self.stats.identity_answers <= 3:
             self.stats.identity_answers += 1
             return self._progress_or_give_up(self._identify(asked))

@@ -1,49 +1,6 @@
 """Canonical values in free text: the one vocabulary the answer checks and the user share.
 
-An agent may write the same value in many ways ("$1,202.50", "1202.5 dollars",
-"USD 1,202.50"; "eleven"; "November 14, 1983", "11/14/1983"; "canceled"; **bold** or
-`code`). :func:`canonical` rewrites a text so that equal values read the same, and
-:func:`extract` finds the values a text names, by kind.
-
-Canonical text (what :func:`canonical` returns):
-
-- lowercase; Unicode compatibility-normalized (NFKC); dashes -> ``-``, curly quotes ->
-  ``'`` and ``"``; whitespace collapsed to single spaces;
-- markdown removed: ``**``/``__`` emphasis, ``*``, backticks, ``~~``, heading marks,
-  bullets, block quotes, table pipes and rule rows, ``[text](url)`` -> ``text``;
-- number words -> digits: ``eleven`` -> ``11``, ``twenty-five`` -> ``25``, ``one hundred
-  and two`` -> ``102`` (``one`` stays a word after a determiner or before ``of``:
-  ``the one``, ``one of``);
-- dates -> ISO ``YYYY-MM-DD``: ``November 14, 1983``, ``Nov 14 1983``, ``14 November 1983``,
-  ``14th of Nov, 1983``, ``11/14/1983`` (US order), ``1983/11/14``, ``1983-11-14``; a
-  date-time ``2024-05-03T10:00`` -> ``2024-05-03 10:00``; a day without a year (``June 3``,
-  ``3rd of June``) -> ``--06-03`` and a month ``March 2024`` -> ``2024-03`` (ISO 8601's
-  reduced forms);
-- times -> 24-hour ``HH:MM``: ``2:30 pm`` -> ``14:30``, ``10am`` -> ``10:00``, ``9:05`` ->
-  ``09:05``;
-- money -> ``$`` + number: ``$1,202.50``, ``USD 1,202.50``, ``1202.5 dollars`` ->
-  ``$1202.50``;
-- numbers: thousands separators removed; ONE form per value: an integral value is
-  written without decimals (``1202.00`` -> ``1202``), any other with at least two
-  decimals and no trailing zeros beyond them (``85.4`` -> ``85.40``, ``2.1250`` ->
-  ``2.125``);
-- spelling variants unified: ``canceled`` -> ``cancelled`` (and ``-ing``/``-ation``),
-  multi-word statuses joined: ``in progress`` -> ``in_progress``, ``on time`` ->
-  ``on_time``, ``won't fix`` -> ``wont_fix``, ``return requested`` -> ``return_requested``, ``basic economy`` -> ``basic_economy``.
-
-Kinds of :func:`extract` (sets of canonical strings):
-
-- ``amount``: money (``$`` in canonical text), the number without the sign;
-- ``number``: other bare numbers; never the digits of a date, time, id or word (``3`` is
-  not in ``June 3``, ``HAT123`` or ``3rd``); ``10gb`` gives ``10``;
-- ``date``: ``YYYY-MM-DD``, ``--MM-DD`` or ``YYYY-MM``; ``time``: ``HH:MM``;
-- ``id``: tokens with a digit and a letter, ``#`` or ``_`` (``#w1234567``, ``hat123``,
-  ``acc_12``), lowercased; ordinals (``3rd``) are not ids;
-- ``status``: words of the closed vocabulary :data:`STATUSES` (gathered from the domains'
-  schemas).
-
-Everything is a fixed sequence of regular-expression passes whose patterns have no nested
-or overlapping quantifiers, so the cost is linear in the text's length.
+The full explanation is in ``docs/values.md``.
 """
 
 from __future__ import annotations

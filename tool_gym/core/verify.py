@@ -1,24 +1,6 @@
 """Rule-based verification of an episode: constraints by outcome, redundancy, policy.
 
-Nothing here asks a model. ``PolicyMonitor`` watches the episode as it happens and
-counts the violations that code can see; ``verify`` checks every constraint of the task
-on the final database, counts redundant writes and computes the terminal score:
-
-    fraction  = satisfied constraints / constraints
-    penalty   = max(0, 1 - 0.25 * (redundant writes + violations))
-    score     = fraction * penalty
-    success   = score == 1.0
-
-so the score is 1.0 only when every constraint holds, no write was redundant and no rule
-was broken.
-
-The state is judged as it stands, whatever ended the episode (``ended``: the user
-stopped, a transfer, the error limit, or a truncation by ``max_turns`` or Gymnasium's
-``TimeLimit``). The ending is recorded but does not gate the score (tau2 scores 0 unless
-the user or a transfer ended the conversation): a turn limit is the trainer's budget,
-not a verdict on the work, and an unfinished task already fails its unmet constraints
-(an answer never given, a write never made), so cutting an episode never turns a failure
-into a success, and finishing the task just before the cut is not thrown away.
+The full explanation is in ``docs/verification.md``.
 """
 
 from __future__ import annotations
@@ -29,7 +11,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
-from .tasks import Task, TaskKit
+from .task_model import Task, TaskKit
 
 #: Violation kinds and what they mean.
 VIOLATIONS = {

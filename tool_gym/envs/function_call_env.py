@@ -16,6 +16,7 @@ from ..core.actions import ToolCall, parse_action
 from ..core.ast_match import check, checker_mode, components, schema_validity
 from ..core.rewards import RewardConfig
 from ..synth.formats import CATEGORIES, NO_CALL_REPLY, FunctionTask, read_jsonl
+from .episode import EpisodeRecord, OracleAccess
 from .replay import ReplayPickle
 from .spaces import LLMText, ToolActionSpace
 from .tool_env import _shorten
@@ -192,6 +193,16 @@ class FunctionCallEnv(gym.Env, ReplayPickle):
     ``info["verification"]``. The reference answer is in nothing but the final
     ``info["verification"]``.
 
+    ## Episode record
+
+    ``env.unwrapped.episode`` is the public record of the current episode
+    (``tool_gym.envs.episode.EpisodeRecord``, as ``ToolEnv``'s): ``task_id``, ``turn``,
+    ``done``, the answer's ``calls``, its text without a call (``agent_messages``), the
+    ``transcript`` (request and answer), the candidate ``tools``, ``policy`` (``None``) and
+    the ``task_source`` (``source``). ``oracle_access()`` (the task and the kit of its
+    reference answer) and ``ground_truth()`` are privileged, for the episode loop only
+    (docs/episode-record.md). ``split_size(split)`` is the number of tasks of a split.
+
     ## Arguments
 
     - ``category``: ``"all"`` or one of ``simple``, ``multiple``, ``parallel``,
@@ -302,6 +313,9 @@ class FunctionCallEnv(gym.Env, ReplayPickle):
         self.task: FunctionTask | None = None
         self._done = False
         self._answer = None
+        self._shown_tools: list[dict] = []
+        self.calls: list[dict] = []
+        self.agent_messages: list[str] = []
         self._rendered = 0  # lines of render() printed in render_mode "human"
 
     @staticmethod
@@ -385,7 +399,7 @@ class FunctionCallEnv(gym.Env, ReplayPickle):
                 self._cache.popitem(last=False)
         return task
 
-    def task_by_id(self, task_id: str) -> FunctionTask:
+    def make_task(self, task_id: str) -> FunctionTask:
         """The task with this id (no episode started)."""
         prefix, _, number = str(task_id).rpartition("-")
         if self.synthesizer is None:
@@ -431,14 +445,14 @@ class FunctionCallEnv(gym.Env, ReplayPickle):
     def _start(self, options: dict | None):
         """A new episode, drawing from ``np_random`` as it stands (``reset`` seeded it)."""
         task_id = (options or {}).get("task_id")
-        self.task = self.task_by_id(task_id) if task_id is not None else self._draw()
+        self.task = self.make_task(task_id) if task_id is not None else self._draw()
         self._done = False
         self._answer = None
         self._verdict = None
         self._rendered = 0
         self.calls: list[dict] = []
         self.agent_messages: list[str] = []
-        tools = self._tools(self.task)
+        tools = self._shown_tools = self._tools(self.task)
         self.action_space.focus(tools)
         info = {"tools": tools, "task_id": self.task.id, "category": self.task.category,
                 "source": self.source}
@@ -488,6 +502,30 @@ class FunctionCallEnv(gym.Env, ReplayPickle):
             raise gym.error.ResetNeeded("call reset() first")
         return [GroundTruthCall(c["function"]["name"], json.loads(c["function"]["arguments"]))
                 for c in self.task.calls]
+
+    @property
+    def episode(self) -> EpisodeRecord:
+        """The public record of the current episode (class docstring, "Episode record")."""
+        transcript = () if self.task is None else (("user", self.task.question),)
+        if self._answer is not None:
+            transcript += (("agent", self._answer),)
+        return EpisodeRecord(
+            task_id=None if self.task is None else self.task.id, turn=int(self._done),
+            done=self._done, calls=tuple(dict(c) for c in self.calls),
+            agent_messages=tuple(self.agent_messages), transcript=transcript,
+            tools=tuple(self._shown_tools), policy=None, task_source=self.source)
+
+    def oracle_access(self) -> OracleAccess:
+        """The current task and the kit that plans its reference answer (episode loop only)."""
+        if self.task is None:
+            raise ValueError("no current task: reset the env first")
+        return OracleAccess(self.task, self.kit)
+
+    def split_size(self, split: str) -> int | None:
+        """How many tasks ``split`` has (``None``: unbounded)."""
+        if self.tasks is not None:
+            return len(self.tasks)
+        return TEST_SET_SIZE if split == "test" else None
 
     def step(self, action: Any):
         if self.task is None:

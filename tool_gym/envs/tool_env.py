@@ -12,15 +12,16 @@ import numpy as np
 
 from ..core import prove
 from ..core.actions import ParsedAction, ToolCall, parse_action
-from ..core.domain import get_domain
 from ..core.grounding import EpisodeLog
 from ..core.rewards import RewardConfig
 from ..core.sandbox import Sandbox, template
 from ..core.shaping import Shaping
-from ..core.tasks import SamplerConfig, Task
+from ..core.task_model import SamplerConfig, Task
 from ..core.tools import Category, Tool, ToolResult, validate_arguments
 from ..core.users import ScriptedUser, has_stop_marker, is_confirmation
 from ..core.verify import PolicyMonitor, verify
+from ..domains import get_domain
+from .episode import EpisodeRecord, OracleAccess
 from .replay import ReplayPickle
 from .spaces import LLMText, ToolActionSpace, sample_values
 from .time_limit import wrapper_step_limit
@@ -121,6 +122,17 @@ class ToolEnv(gym.Env, ReplayPickle):
     (its ids, values or answers); a policy gets no other channel to it
     (``tool_gym.agents.privileged``).
 
+    ## Episode record
+
+    ``env.unwrapped.episode`` is the public record of the current episode
+    (``tool_gym.envs.episode.EpisodeRecord``, JSON-ready with ``to_dict()``): ``task_id``,
+    ``turn``, ``done``, the ``calls`` run (``name``, ``arguments``, ``stage``, ``ok``,
+    ``content``), the ``agent_messages``, the ``transcript``, the ``tools`` shown, the domain
+    ``policy`` and the ``task_source``. The hidden part is privileged: ``oracle_access()``
+    (the task, its kit and its constraint types) and ``ground_truth()`` are for the episode
+    loop, which hands the access to the reference oracle only (docs/episode-record.md).
+    ``split_size(split)`` is the number of tasks of a split (``None``: unbounded).
+
     ## Arguments
 
     - ``domain``: a registered domain (``"retail"``).
@@ -130,10 +142,10 @@ class ToolEnv(gym.Env, ReplayPickle):
     - ``user``: ``"scripted"``, ``"llm"`` (a :class:`~tool_gym.core.llm_user.LLMUser` on
       the backend ``user_llm``: an object with ``generate(messages, **kw) -> str`` or
       ``"hf:PATH"`` or ``"openai:URL#MODEL"``) or a factory ``(task, kit, db, rng) ->
-      User``. ``user_llm_kwargs`` go to an ``openai:`` backend: ``api_key_env``,
-      ``temperature``, ``max_tokens``. A user with a
-      ``report()`` method (the LLM user's guardrail counts) adds it to the final
-      ``info["user_report"]``.
+      User`` (:class:`~tool_gym.core.users.User`: ``opening``, ``respond``, ``done``,
+      ``report``). ``user_llm_kwargs`` go to an ``openai:`` backend: ``api_key_env``,
+      ``temperature``, ``max_tokens``. What the user's ``report()`` returns (the LLM
+      user's guardrail counts; ``None``: nothing) goes to the final ``info["user_report"]``.
     - ``reward``: ``"cove"``, ``"sparse"``, ``"binary"``, ``"prove"``, a dict or a
       ``RewardConfig`` (a config that could let a failure out-earn a success is refused
       with a ``ValueError``). With ``"prove"`` the quality ``q`` is PROVE's normalized
@@ -209,32 +221,9 @@ class ToolEnv(gym.Env, ReplayPickle):
             min_constraints=min_constraints, max_constraints=max_constraints,
             fuzziness=fuzziness, distractors=distractors, constraint_types=constraint_types,
             max_text_length=max_text_length, render_mode=render_mode)
-        if task_source == "tau2" and split not in ("train", "test", "all"):
-            raise ValueError(f"split must be 'train', 'test' or 'all' for tau2's tasks, got "
-                             f"{split!r}")
-        if task_source != "tau2" and split not in ("train", "test"):
-            raise ValueError(f"split must be 'train' or 'test', got {split!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        if isinstance(user, str) and user not in ("scripted", "llm"):
-            raise ValueError(f"user={user!r}: use 'scripted', 'llm' or pass a factory "
-                             f"(task, kit, db, rng) -> User")
+        self._check_arguments(split, task_source, render_mode, user)
         if user == "llm":
-            from ..core.llm_user import LLMUser, resolve_backend
-
-            if user_llm is None:
-                raise ValueError("user='llm' needs user_llm=: a backend with "
-                                 "generate(messages, **kw) -> str, 'hf:PATH' or "
-                                 "'openai:URL#MODEL'")
-            backend = resolve_backend(user_llm, **(user_llm_kwargs or {}))
-            if task_source == "tau2":  # tau2's own setting: the task's full instructions
-                from ..tau2.llm_user import Tau2LLMUser
-
-                user = lambda task, kit, db, rng: Tau2LLMUser(  # noqa: E731
-                    task, kit, db, rng, backend, max_turns=self.max_turns)
-            else:
-                user = lambda task, kit, db, rng: LLMUser(  # noqa: E731
-                    task, kit, db, rng, backend, patience=self.patience)
+            user = self._llm_user(user_llm, user_llm_kwargs, task_source)
         self.domain = get_domain(domain)
         if self.domain.tasks is None:
             raise ValueError(f"domain {domain!r} has no task kit")
@@ -251,7 +240,58 @@ class ToolEnv(gym.Env, ReplayPickle):
         self.patience = patience
         self.sampler = SamplerConfig(min_constraints, max_constraints, fuzziness, distractors,
                                      tuple(constraint_types) if constraint_types else None)
-        if task_source == "tau2":
+        self._load_tasks(domain, split, db_seed, data, chain_config)
+        self.render_mode = render_mode
+        self._build_spaces(max_text_length)
+        self._db_key = int.from_bytes(
+            hashlib.sha256(repr(self.template.key).encode()).digest()[:4], "little")
+        self.sandbox: Sandbox | None = None
+        self.task: Task | None = None
+        self._listed: dict[str, Tool] | None = None
+        self._ground_truth: tuple[str | None, list] = (None, [])
+        self.calls: list[dict] = []
+        self.agent_messages: list[str] = []
+        self.transcript: list[tuple[str, str]] = []
+        self.turn = 0
+        self._done = False
+        self._rendered = 0  # transcript entries printed in render_mode "human"
+
+    def _check_arguments(self, split: str, task_source: str, render_mode: str | None,
+                         user: Any) -> None:
+        """Refuse a split, render mode or user the env does not know."""
+        if task_source == "tau2" and split not in ("train", "test", "all"):
+            raise ValueError(f"split must be 'train', 'test' or 'all' for tau2's tasks, got "
+                             f"{split!r}")
+        if task_source != "tau2" and split not in ("train", "test"):
+            raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if isinstance(user, str) and user not in ("scripted", "llm"):
+            raise ValueError(f"user={user!r}: use 'scripted', 'llm' or pass a factory "
+                             f"(task, kit, db, rng) -> User")
+
+    def _llm_user(self, user_llm: Any, user_llm_kwargs: dict | None,
+                  task_source: str) -> Callable[..., Any]:
+        """The user factory of ``user="llm"`` on the backend ``user_llm``."""
+        from ..core.llm_user import LLMUser, resolve_backend
+
+        if user_llm is None:
+            raise ValueError("user='llm' needs user_llm=: a backend with "
+                             "generate(messages, **kw) -> str, 'hf:PATH' or "
+                             "'openai:URL#MODEL'")
+        backend = resolve_backend(user_llm, **(user_llm_kwargs or {}))
+        if task_source == "tau2":  # tau2's own setting: the task's full instructions
+            from ..tau2.llm_user import Tau2LLMUser
+
+            return lambda task, kit, db, rng: Tau2LLMUser(
+                task, kit, db, rng, backend, max_turns=self.max_turns)
+        return lambda task, kit, db, rng: LLMUser(
+            task, kit, db, rng, backend, patience=self.patience)
+
+    def _load_tasks(self, domain: str, split: str, db_seed: int,
+                    data: str | Sequence[str] | None, chain_config: dict | None) -> None:
+        """The template database and the task kit of ``task_source``."""
+        if self.task_source == "tau2":
             from ..tau2.kit import Tau2TaskKit
             from ..tau2.source import locate
 
@@ -263,12 +303,14 @@ class ToolEnv(gym.Env, ReplayPickle):
                 raise ValueError(f"tau2's {domain} split {split!r} has no tasks")
         else:
             self.template = template(domain, db_seed, data)
-        if task_source == "chains":
+        if self.task_source == "chains":
             from ..synth.chains import ChainTaskKit
 
             self.kit = ChainTaskKit(domain, base=self.domain.tasks, template=self.template,
                                     config=chain_config)
-        self.render_mode = render_mode
+
+    def _build_spaces(self, max_text_length: int) -> None:
+        """The text spaces, with argument values sampled from the template."""
         toolbox = self.domain.toolbox
         names = tuple(sorted({p for t in toolbox for p in t.parameters["properties"]}))
         with Sandbox(self.template) as box:
@@ -276,15 +318,6 @@ class ToolEnv(gym.Env, ReplayPickle):
         self.action_space = ToolActionSpace(toolbox.schemas, values, max_length=max_text_length)
         self.observation_space = LLMText(max_length=max_text_length)
         self._base_info = {"tools": toolbox.schemas, "policy": self.domain.policy}
-        self._db_key = int.from_bytes(
-            hashlib.sha256(repr(self.template.key).encode()).digest()[:4], "little")
-        self.sandbox: Sandbox | None = None
-        self.task: Task | None = None
-        self._listed: dict[str, Tool] | None = None
-        self._ground_truth: tuple[str | None, list] = (None, [])
-        self.calls: list[dict] = []
-        self.transcript: list[tuple[str, str]] = []
-        self._rendered = 0  # transcript entries printed in render_mode "human"
 
     # ------------------------------------------------------------------ task choice
     def _task_rng(self, split: str, index: int) -> np.random.Generator:
@@ -339,12 +372,10 @@ class ToolEnv(gym.Env, ReplayPickle):
             self.task = self.kit.sample(self.template.reader(), self._task_rng(split, index),
                                         split, self.sampler, f"{split}-{index}")
         user_rng = np.random.default_rng(self.np_random.integers(2**63))
-        if self.user_factory == "scripted" and hasattr(self.kit, "scripted_user"):
-            self.user = self.kit.scripted_user(self.task, self.sandbox.db, user_rng,
-                                               self.patience)
-        elif self.user_factory == "scripted":
-            self.user = ScriptedUser(self.task, self.kit, self.sandbox.db, user_rng,
-                                     patience=self.patience)
+        if self.user_factory == "scripted":
+            own = self.kit.scripted_user(self.task, self.sandbox.db, user_rng, self.patience)
+            self.user = own if own is not None else ScriptedUser(
+                self.task, self.kit, self.sandbox.db, user_rng, patience=self.patience)
         else:
             self.user = self.user_factory(self.task, self.kit, self.sandbox.db, user_rng)
         self.monitor = PolicyMonitor(tuple(self.kit.auth_tools))
@@ -369,8 +400,7 @@ class ToolEnv(gym.Env, ReplayPickle):
 
     def _set_tool_view(self) -> None:
         """The task's own tool list, when its kit gives one (``kit.tool_schemas``)."""
-        view = getattr(self.kit, "tool_schemas", None)
-        schemas = view(self.task) if callable(view) else None
+        schemas = self.kit.tool_schemas(self.task)
         self._base_info = dict(self._base_info)
         if schemas is None:
             self._listed = None
@@ -406,10 +436,8 @@ class ToolEnv(gym.Env, ReplayPickle):
             raise gym.error.ResetNeeded("call reset() first")
         if self._ground_truth[0] == self.task.id:
             return self._ground_truth[1]
-        own = getattr(self.kit, "ground_truth", None)
-        if callable(own):
-            truth = list(own(self.task))
-        else:
+        truth = self.kit.ground_truth(self.task)
+        if truth is None:
             from ..core.depgraph import call_dependencies
 
             calls = [(s.call.name, s.call.arguments) for s in self.kit.plan(self.task)
@@ -418,8 +446,31 @@ class ToolEnv(gym.Env, ReplayPickle):
                 results = [box.call(n, a).content for n, a in calls]
             deps = call_dependencies(self.domain.toolbox, calls, results)
             truth = [prove.GroundTruthCall(n, a, d) for (n, a), d in zip(calls, deps)]
+        truth = list(truth)
         self._ground_truth = (self.task.id, truth)
         return truth
+
+    @property
+    def episode(self) -> EpisodeRecord:
+        """The public record of the current episode (class docstring, "Episode record")."""
+        return EpisodeRecord(
+            task_id=None if self.task is None else self.task.id, turn=self.turn,
+            done=self._done, calls=tuple(dict(c) for c in self.calls),
+            agent_messages=tuple(str(m) for m in self.agent_messages),
+            transcript=tuple(self.transcript), tools=tuple(self._base_info["tools"]),
+            policy=self.domain.policy, task_source=self.task_source)
+
+    def oracle_access(self) -> OracleAccess:
+        """The current episode's hidden task and kit, for the episode loop only."""
+        if self.task is None:
+            raise ValueError("no current task: reset the env first")
+        return OracleAccess(self.task, self.kit, tuple(c.type for c in self.task.constraints))
+
+    def split_size(self, split: str) -> int | None:
+        """How many tasks ``split`` has (``None``: unbounded)."""
+        if self.task_source == "tau2":
+            return len(self.kit.ids(split))
+        return TEST_SET_SIZE if split == "test" else None
 
     def _info(self, validity: float | None, **extra) -> dict:
         """The documented info keys (class docstring, "Info"); ``extra`` only on the final
@@ -465,14 +516,13 @@ class ToolEnv(gym.Env, ReplayPickle):
 
     def _policy_violations(self, call: ToolCall) -> list[str]:
         """Domain rules the write would break, judged on the state before it runs."""
-        check = getattr(self.kit, "policy_violations", None)
         toolbox = self.sandbox.toolbox
-        if (check is None or call.name not in toolbox
+        if (call.name not in toolbox
                 or (self._listed is not None and call.name not in self._listed)
                 or toolbox[call.name].category is not Category.WRITE
                 or validate_arguments(toolbox[call.name], call.arguments) is not None):
             return []
-        return list(check(self.sandbox.db, call.name, call.arguments))
+        return list(self.kit.policy_violations(self.sandbox.db, call.name, call.arguments))
 
     def step(self, action: Any):
         if self.task is None:
@@ -484,47 +534,15 @@ class ToolEnv(gym.Env, ReplayPickle):
             sorted(set(self.domain.toolbox.names) | set(self._listed))
         parsed: ParsedAction = parse_action(action, tool_names=names,
                                             max_length=self.observation_space.max_length)
-        ended = None
-        validity = None
-        reward = 0.0
         if parsed.error is not None:
             self.errors += 1
-            observation = f"Error: {parsed.error}"
-            validity = 0.0
+            observation, validity, ended = f"Error: {parsed.error}", 0.0, None
             reward = self.shaping.add(self.reward_config.error_penalty)
             self.transcript.append(("agent", _shorten(action)))
         elif parsed.calls:
-            self.monitor.on_agent_action(len(parsed.calls), bool(parsed.message))
-            # written before the calls ran: grounded in what the agent had seen then
-            side_message = self.log.agent_message(parsed.message) if parsed.message else None
-            outputs, validities, credited = [], [], []
-            for call in parsed.calls:
-                self.transcript.append(("call", f"{call.name}({_shorten(call.arguments)})"))
-                content, v, c = self._run_call(call)
-                outputs.append(content)
-                validities.append(v)
-                credited.append(c)
-                self.transcript.append(("tool", content))
-                if call.name == self.domain.transfer_tool and v == 1.0:
-                    ended = "transfer"
-            if side_message is not None:
-                self.agent_messages.append(side_message)
-            observation = "\n".join(outputs)
-            validity = sum(validities) / len(validities)
-            reward = self.shaping.add(
-                self.reward_config.validity_weight * sum(credited) / len(credited))
+            observation, validity, reward, ended = self._act_calls(parsed)
         else:
-            message = self.log.agent_message(parsed.message or "")
-            self.agent_messages.append(message)
-            self.transcript.append(("agent", message))
-            reply = self.user.respond(message, tuple(self._pending_writes))
-            self._pending_writes.clear()
-            self.monitor.on_user_message(reply, is_confirmation(reply))
-            self.log.record_user(reply)
-            self.transcript.append(("user", reply))
-            observation = reply
-            if has_stop_marker(reply) or self.user.done:
-                ended = "user_stop"
+            observation, validity, reward, ended = self._act_message(parsed)
         if ended is None and self.errors >= self.max_errors:
             ended = "error_limit"
         truncated = ended is None and self.turn >= self.turn_limit
@@ -533,25 +551,8 @@ class ToolEnv(gym.Env, ReplayPickle):
         terminated = ended is not None and not truncated
         info_extra = {}
         if ended is not None:
-            self._done = True
-            own = getattr(self.kit, "verify", None)  # a kit with its own rule (tau2)
-            result = own(self.task, self.sandbox.db, self.agent_messages, self.monitor, ended,
-                         self.log) if callable(own) else \
-                verify(self.task, self.kit, self.sandbox.db, self.agent_messages,
-                       self.monitor, ended)
-            info_extra["verification"] = result.to_dict()
-            proven = None
-            if self.reward_config.terminal == "prove":
-                scored = prove.score(self.calls, self.ground_truth(), self.reward_config.prove)
-                info_extra["verification"]["prove"] = scored.to_dict()
-                proven = scored.normalized
-            terminal = self.reward_config.final(result.success, result.score, proven)
-            info_extra["verification"]["reward"] = {
-                "shaping": self.shaping.total, "terminal": terminal,
-                "quality": self.reward_config.quality(result.score, proven)}
+            info_extra, terminal = self._finish(ended)
             reward += terminal
-            if callable(getattr(self.user, "report", None)):
-                info_extra["user_report"] = self.user.report()
         max_len = self.observation_space.max_length
         if len(observation) > max_len:
             observation = observation[: max_len - 20] + " ...[truncated]"
@@ -559,6 +560,66 @@ class ToolEnv(gym.Env, ReplayPickle):
         if self.render_mode == "human":
             self.render()
         return observation, float(reward), terminated, truncated, self._info(validity, **info_extra)
+
+    def _act_calls(self, parsed: ParsedAction) -> tuple[str, float, float, str | None]:
+        """Run the action's calls: observation, validity, shaping reward and ``"transfer"``
+        when a valid call of the transfer tool ended the episode."""
+        self.monitor.on_agent_action(len(parsed.calls), bool(parsed.message))
+        # written before the calls ran: grounded in what the agent had seen then
+        side_message = self.log.agent_message(parsed.message) if parsed.message else None
+        outputs, validities, credited = [], [], []
+        ended = None
+        for call in parsed.calls:
+            self.transcript.append(("call", f"{call.name}({_shorten(call.arguments)})"))
+            content, v, c = self._run_call(call)
+            outputs.append(content)
+            validities.append(v)
+            credited.append(c)
+            self.transcript.append(("tool", content))
+            if call.name == self.domain.transfer_tool and v == 1.0:
+                ended = "transfer"
+        if side_message is not None:
+            self.agent_messages.append(side_message)
+        reward = self.shaping.add(
+            self.reward_config.validity_weight * sum(credited) / len(credited))
+        return "\n".join(outputs), sum(validities) / len(validities), reward, ended
+
+    def _act_message(self, parsed: ParsedAction) -> tuple[str, None, float, str | None]:
+        """Send the agent's message to the user: the reply, no validity, no reward and
+        ``"user_stop"`` when the user ended the conversation."""
+        message = self.log.agent_message(parsed.message or "")
+        self.agent_messages.append(message)
+        self.transcript.append(("agent", message))
+        reply = self.user.respond(message, tuple(self._pending_writes))
+        self._pending_writes.clear()
+        self.monitor.on_user_message(reply, is_confirmation(reply))
+        self.log.record_user(reply)
+        self.transcript.append(("user", reply))
+        ended = "user_stop" if has_stop_marker(reply) or self.user.done else None
+        return reply, None, 0.0, ended
+
+    def _finish(self, ended: str) -> tuple[dict, float]:
+        """End the episode: the final info's extra keys and the terminal reward."""
+        self._done = True
+        info_extra = {}
+        result = self.kit.verify(self.task, self.sandbox.db, self.agent_messages,
+                                 self.monitor, ended, self.log) or \
+            verify(self.task, self.kit, self.sandbox.db, self.agent_messages,
+                   self.monitor, ended)
+        info_extra["verification"] = result.to_dict()
+        proven = None
+        if self.reward_config.terminal == "prove":
+            scored = prove.score(self.calls, self.ground_truth(), self.reward_config.prove)
+            info_extra["verification"]["prove"] = scored.to_dict()
+            proven = scored.normalized
+        terminal = self.reward_config.final(result.success, result.score, proven)
+        info_extra["verification"]["reward"] = {
+            "shaping": self.shaping.total, "terminal": terminal,
+            "quality": self.reward_config.quality(result.score, proven)}
+        report = self.user.report()
+        if report is not None:
+            info_extra["user_report"] = report
+        return info_extra, terminal
 
     def render(self):
         """``"ansi"``: the episode's transcript as text. ``"human"``: print the transcript

@@ -28,7 +28,7 @@ is the env's return: the sum of the episode's step rewards, the terminal verific
 included when the env ended the episode (the user stopped, the turn limit, a transfer). An
 episode the model left unfinished (it stopped calling tools first) is not verified: it
 earns its step shaping only and never success, as a rollout cut before its end does in
-:mod:`tool_gym.agents.rollouts`. After the episode ends, every tool answers
+:mod:`tool_gym.agents.batched_rollouts`. After the episode ends, every tool answers
 :data:`EPISODE_OVER`.
 
     from trl import GRPOConfig, GRPOTrainer
@@ -54,6 +54,9 @@ from typing import Any, ClassVar, Literal
 import gymnasium as gym
 
 from ..core.actions import ParsedAction, ToolCall
+from ..envs.episode import episode_env
+from ..envs.function_call_env import FunctionCallEnv
+from ..envs.tool_env import ToolEnv
 
 __all__ = ["ANSWER_TOOL", "EPISODE_OVER", "MESSAGE_TOOL", "ToolGymEnvironment",
            "environment_factory", "task_dataset"]
@@ -103,15 +106,15 @@ def task_dataset(env_id: str, split: str = "train", n: int = 64, seed: int = 0,
         raise ValueError(f"n must be a positive integer, got {n!r}")
     env = _make(env_id, env_kwargs)
     try:
-        base = env.unwrapped
-        system = _system_message(base)
+        base = episode_env(env)
+        system = base.episode.policy or SINGLE_TURN_SYSTEM
         tau2_ids = _tau2_ids(base, split)
         if tau2_ids is not None:
             task_ids = list(tau2_ids[:n])
         else:
             if split not in ("train", "test"):
                 raise ValueError(f"split must be 'train' or 'test', got {split!r}")
-            limit = _split_size(base, split)
+            limit = base.split_size(split)
             if limit is not None and n > limit:
                 raise ValueError(f"{env_id} has {limit} {split} tasks; n={n} asks for more")
             task_ids = [f"{split}-{i}" for i in range(n)]
@@ -172,7 +175,7 @@ class ToolGymEnvironment:
     def _task_id(self, task_id: Any, split: str | None) -> str:
         if split is not None and split not in ("train", "test", "all"):
             raise ValueError(f"split must be 'train', 'test' or 'all', got {split!r}")
-        if getattr(self.env.unwrapped, "task_source", None) == "tau2":
+        if episode_env(self.env).episode.task_source == "tau2":
             return str(task_id)
         if isinstance(task_id, bool) or not isinstance(task_id, (int, str)):
             raise TypeError(f"task_id must be a string like 'train-3' or an integer, got "
@@ -288,15 +291,15 @@ def _environment_class(env_id: str, env_kwargs: dict) -> type:
         namespace: dict[str, Any] = {"env_id": env_id, "env_kwargs": dict(env_kwargs),
                                      "_instances": itertools.count(),
                                      "__module__": __name__}
-        if hasattr(base, "domain") and hasattr(base, "kit"):
-            if callable(getattr(base.kit, "tool_schemas", None)):
+        if isinstance(base, ToolEnv):
+            if base.task_source == "chains":
                 raise ValueError(f"{env_id} with these settings gives each task its own tool "
                                  f"list (task_source='chains'); TRL's environment_factory "
                                  f"needs one fixed list of tools")
             parent = _ConversationEnvironment
             tools = [_tool_method(schema) for schema in base.domain.toolbox.schemas]
             tools.append(_message_method())
-        elif hasattr(base, "task_by_id"):
+        elif isinstance(base, FunctionCallEnv):
             parent = _SingleTurnEnvironment
             tools = [_answer_method()]
         else:
@@ -415,23 +418,8 @@ def _answer_method() -> FunctionType:
          ("arguments", dict, "The function's arguments, by parameter name.", None)], body)
 
 
-def _system_message(base: Any) -> str:
-    policy = getattr(getattr(base, "domain", None), "policy", None)
-    return str(policy) if policy else SINGLE_TURN_SYSTEM
-
-
 def _tau2_ids(base: Any, split: str) -> list[str] | None:
     """tau2's own task ids of ``split`` when the env plays tau2's tasks, else ``None``."""
-    if getattr(base, "task_source", None) != "tau2":
+    if not isinstance(base, ToolEnv) or base.task_source != "tau2":
         return None
     return list(base.kit.ids(split))
-
-
-def _split_size(base: Any, split: str) -> int | None:
-    """How many tasks ``split`` has (``None``: unbounded)."""
-    if getattr(base, "tasks", None) is not None:  # a FunctionCallEnv on a file or BFCL
-        return len(base.tasks)
-    if split == "test":
-        module = __import__(type(base).__module__, fromlist=["TEST_SET_SIZE"])
-        return getattr(module, "TEST_SET_SIZE", None)
-    return None

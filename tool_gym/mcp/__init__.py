@@ -52,7 +52,7 @@ def build_server(domain: str, db_seed: int = 0, data: str | Path | None = None,
     from mcp.server.lowlevel import Server
 
     from .. import __version__
-    from ..core.domain import get_domain
+    from ..domains import get_domain
 
     spec = get_domain(domain)
     sandboxes = SessionSandboxes(domain, db_seed, data, idle_timeout=idle_timeout)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core.domain import DOMAINS
+from ..domains import domain_names
 from .sessions import DEFAULT_IDLE_TIMEOUT
 
 
@@ -14,7 +14,7 @@ def main(argv=None) -> None:
         prog="python -m tool_gym.mcp",
         description="Serve a tool_gym domain over MCP (stdio); one sandbox per session, "
                     "freed when the client disconnects or goes idle.")
-    parser.add_argument("domain", choices=sorted(DOMAINS))
+    parser.add_argument("domain", choices=sorted(domain_names()))
     parser.add_argument("--db-seed", type=int, default=0, help="seed of the generated database")
     parser.add_argument("--data", default=None, help="public data to import instead")
     parser.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT,

@@ -27,7 +27,7 @@ Pipeline of one sample (:class:`ChainBuilder`):
    filter catches chains that depend on them.)
 3. **ground truth**: the replay's results give the expected final rows of everything the
    writes changed (SQLite triggers record the changed keys; each becomes an
-   :class:`~tool_gym.core.tasks.Expectation` on its primary key); a write chain whose
+   :class:`~tool_gym.core.task_model.Expectation` on its primary key); a write chain whose
    expectations already hold before its last write, or that changes nothing, is dropped
    (``premature`` / ``no_effect``). A read-only chain's answer is a scalar field of the
    last result. The data-flow dependencies of the calls
@@ -95,14 +95,15 @@ import numpy as np
 from ..core.actions import ToolCall
 from ..core.depgraph import (EntityRef, build_graph, call_dependencies, extract_entities,
                              parse_result)
-from ..core.domain import DOMAINS, get_domain
 from ..core.prove import GroundTruthCall
 from ..core.grounding import (MAX_MESSAGE_CHARS, AgentMessage, grounded_answer,
                               states_refusal)
 from ..core.taskkit import mentions_answer
-from ..core.tasks import Constraint, Expectation, PlanStep, SamplerConfig, Task
+from ..core.task_model import Constraint, Expectation, PlanStep, SamplerConfig, Task, TaskKit
 from ..core.tools import Category, Tool, Toolbox
 from ..core.users import _IDENTITY, _PROPOSAL
+from ..domains import get_domain
+from .pool import POOL_DOMAINS_V0
 
 __all__ = [
     "Chain",
@@ -388,7 +389,7 @@ class ChainBuilder:
         self.config = config
         self.stats = stats if stats is not None else Counter()
         self.graph = build_graph(self.domain)
-        auth = set(getattr(kit, "auth_tools", ()))
+        auth = set(kit.auth_tools)
         self.tools = [t for t in self.toolbox if t.category is not Category.GENERIC
                       and t.name != self.domain.transfer_tool
                       and not (t.name in auth and not t.input_entities)]
@@ -564,8 +565,7 @@ class ChainBuilder:
         owner = self.kit.owner(db, t.name, arguments)
         if owner is not None and owner != user_id:
             return False
-        check = getattr(self.kit, "policy_violations", None)
-        return not (check is not None and check(db, t.name, arguments))
+        return not self.kit.policy_violations(db, t.name, arguments)
 
     def walk(self, db: sqlite3.Connection, rng: np.random.Generator, user_id: str,
              auth: ToolCall, length: int) -> Chain | None:
@@ -575,84 +575,92 @@ class ChainBuilder:
         if not result.ok:
             self.stats["auth_failed"] += 1
             raise _AuthFailed(auth.name)
-        auth_tool = self.toolbox[auth.name]
         known: list[_Known] = []
         results: dict[int, Any] = {-1: parse_result(result.content)}
-
-        def learn(t: Tool, content: str, step: int) -> None:
-            refs = extract_entities(t, content)
-            counts = Counter(r.type for r in refs)
-            for r in refs:
-                known.append(_Known(r, step, counts[r.type] == 1))
-
-        learn(auth_tool, result.content, -1)
+        self._learn(known, self.toolbox[auth.name], result.content, -1)
         seen = {f"{auth.name}:{json.dumps(auth.arguments, sort_keys=True)}"}
         steps: list[ChainStep] = []
-        used: Counter = Counter()
-        writes = 0
         while len(steps) < length:
-            # after the first call: only the tools an edge of the graph leads to from a
-            # tool of the chain (binding then takes one entity from such a call)
-            after = {b for s in steps for b in self.graph.successors(s.call.name)
-                     if self.graph.edges[s.call.name, b]["explicit"]}
-            candidates = [t for t in self.tools
-                          if not (t.category is Category.WRITE
-                                  and writes >= self.config.max_writes)
-                          and (not steps or t.name in after)]
-            weights = []
-            last = len(steps) == length - 1
-            for t in candidates:
-                w = 1.0 if not used[t.name] else 0.3
-                if t.category is Category.WRITE:
-                    w *= 1.5 if last else 0.8
-                weights.append(w)
-            order = []
-            pool, pw = list(candidates), list(weights)
-            while pool:
-                t = _weighted(rng, pool, pw)
-                k = pool.index(t)
-                pool.pop(k)
-                pw.pop(k)
-                order.append(t)
-            made = False
-            for t in order[:8]:
-                for _ in range(3):
-                    bound = self._bind(t, known, len(steps), rng, results)
-                    if bound is None:
-                        break
-                    arguments, sources = bound
-                    key = f"{t.name}:{json.dumps(arguments, sort_keys=True)}"
-                    write = t.category is Category.WRITE
-                    param = _target_param(t)
-                    target = f"{t.name}@{json.dumps(arguments.get(param))}"
-                    if key in seen or (write and target in seen):
-                        continue
-                    if write and not self._allowed_write(db, t, arguments, user_id):
-                        self.stats["walk_rejected_write"] += 1
-                        continue
-                    outcome = self.toolbox.call(db, t.name, arguments)
-                    if not outcome.ok:
-                        self.stats["walk_failed_call"] += 1
-                        continue
-                    seen.add(key)
-                    if write:
-                        seen.add(target)
-                    steps.append(ChainStep(ToolCall(t.name, arguments), write, sources,
-                                           outcome.content))
-                    results[len(steps) - 1] = parse_result(outcome.content)
-                    learn(t, outcome.content, len(steps) - 1)
-                    used[t.name] += 1
-                    writes += write
-                    made = True
+            step = None
+            for t in self._walk_order(steps, length, rng)[:8]:
+                step = self._walk_step(t, rng, user_id, known, results, seen, len(steps))
+                if step is not None:
                     break
-                if made:
-                    break
-            if not made:
+            if step is None:
                 break
+            steps.append(step)
+            results[len(steps) - 1] = parse_result(step.result)
+            self._learn(known, t, step.result, len(steps) - 1)
         if len(steps) < self.config.min_length:
             self.stats["walk_too_short"] += 1
             return None
         return Chain(steps, auth, result.content)
+
+    @staticmethod
+    def _learn(known: list[_Known], t: Tool, content: str, step: int) -> None:
+        """Adds the entities of a call's result to what the walk knows."""
+        refs = extract_entities(t, content)
+        counts = Counter(r.type for r in refs)
+        for r in refs:
+            known.append(_Known(r, step, counts[r.type] == 1))
+
+    def _walk_order(self, steps: list[ChainStep], length: int,
+                    rng: np.random.Generator) -> list[Tool]:
+        """The tools that may come next, in a weighted random order (fresh tools first, and
+        writes rather at the end)."""
+        used = Counter(s.call.name for s in steps)
+        writes = sum(s.write for s in steps)
+        # after the first call: only the tools an edge of the graph leads to from a
+        # tool of the chain (binding then takes one entity from such a call)
+        after = {b for s in steps for b in self.graph.successors(s.call.name)
+                 if self.graph.edges[s.call.name, b]["explicit"]}
+        candidates = [t for t in self.tools
+                      if not (t.category is Category.WRITE and writes >= self.config.max_writes)
+                      and (not steps or t.name in after)]
+        weights = []
+        last = len(steps) == length - 1
+        for t in candidates:
+            w = 1.0 if not used[t.name] else 0.3
+            if t.category is Category.WRITE:
+                w *= 1.5 if last else 0.8
+            weights.append(w)
+        order = []
+        pool, pw = list(candidates), list(weights)
+        while pool:
+            t = _weighted(rng, pool, pw)
+            k = pool.index(t)
+            pool.pop(k)
+            pw.pop(k)
+            order.append(t)
+        return order
+
+    def _walk_step(self, t: Tool, rng: np.random.Generator, user_id: str, known: list[_Known],
+                   results: dict[int, Any], seen: set[str], position: int) -> ChainStep | None:
+        """A call of ``t`` at ``position`` that is new, allowed and succeeds on the walk's
+        database (up to three bindings tried), or None."""
+        db = self._db
+        for _ in range(3):
+            bound = self._bind(t, known, position, rng, results)
+            if bound is None:
+                return None
+            arguments, sources = bound
+            key = f"{t.name}:{json.dumps(arguments, sort_keys=True)}"
+            write = t.category is Category.WRITE
+            target = f"{t.name}@{json.dumps(arguments.get(_target_param(t)))}"
+            if key in seen or (write and target in seen):
+                continue
+            if write and not self._allowed_write(db, t, arguments, user_id):
+                self.stats["walk_rejected_write"] += 1
+                continue
+            outcome = self.toolbox.call(db, t.name, arguments)
+            if not outcome.ok:
+                self.stats["walk_failed_call"] += 1
+                continue
+            seen.add(key)
+            if write:
+                seen.add(target)
+            return ChainStep(ToolCall(t.name, arguments), write, sources, outcome.content)
+        return None
 
     # -- replay and ground truth
     def _replay(self, chain: Chain) -> tuple[sqlite3.Connection, list[bool], list[str]]:
@@ -869,8 +877,8 @@ class TemplatePhraser:
 # ------------------------------------------------------------------------ task kit
 
 
-class ChainTaskKit:
-    """A :class:`~tool_gym.core.tasks.TaskKit` of chain tasks for one domain.
+class ChainTaskKit(TaskKit):
+    """A :class:`~tool_gym.core.task_model.TaskKit` of chain tasks for one domain.
 
     Args:
         domain: the domain's name.
@@ -897,9 +905,8 @@ class ChainTaskKit:
         self.phraser = TemplatePhraser(backend, self.stats)
         self._builder: ChainBuilder | None = None
         self._image_key = None
-        if hasattr(self.base, "policy_violations"):
-            self.policy_violations = self.base.policy_violations
-        self._foreign = [d for d in DOMAINS if d != domain]
+        self.policy_violations = self.base.policy_violations
+        self._foreign = [d for d in POOL_DOMAINS_V0 if d != domain]
 
     # -- delegated
     def split_of(self, user_id: str) -> str:

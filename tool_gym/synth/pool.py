@@ -1,6 +1,6 @@
 """The tool pool of the staged synthesis: tools, semantic groups, argument values, isolation.
 
-The pool holds every tool of every domain in :data:`tool_gym.core.domain.DOMAINS`
+The pool holds every tool of the domains of :data:`POOL_DOMAINS_V0` by default
 (executable: a call runs on a sandbox of its domain) and, where the optional
 ``bfcl-eval`` package is installed, BFCL's function documents (not executable). Tools are
 grouped by what their descriptions say, so that a task's candidate functions and its
@@ -42,11 +42,12 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ..core.domain import DOMAINS, get_domain
 from ..core.tools import Category
+from ..domains import get_domain
 from .formats import openai_to_bfcl
 
 __all__ = [
+    "POOL_DOMAINS_V0",
     "PoolTool",
     "ToolPool",
     "build_pool",
@@ -108,6 +109,12 @@ class PoolTool:
         return " ".join(parts)
 
 
+#: The domains of the default pool (``ToolCall-v0``) and of chain tasks' foreign distractors.
+#: Versioned: a new domain joins a new list (and new ids), so existing ids never change.
+POOL_DOMAINS_V0 = ("retail", "airline", "banking", "calendar", "crm", "email", "filesystem",
+                   "food_delivery", "issue_tracker", "team_chat")
+
+
 def split_identifier(name: str) -> str:
     """``getOrderDetails`` / ``get_order.details`` -> ``get order details``."""
     name = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
@@ -115,9 +122,9 @@ def split_identifier(name: str) -> str:
 
 
 def domain_tools(domains: Iterable[str] | None = None) -> list[PoolTool]:
-    """Every tool of these domains (default: every domain of the table), executable."""
+    """Every tool of these domains (default: :data:`POOL_DOMAINS_V0`), executable."""
     out = []
-    for name in (DOMAINS if domains is None else domains):
+    for name in (POOL_DOMAINS_V0 if domains is None else domains):
         domain = get_domain(name)
         for t in domain.toolbox:
             out.append(PoolTool(

@@ -595,7 +595,7 @@ class StagedSynthesizer:
         self.generator = generator if generator is not None else TemplateBackend()
         self.verifier = verifier
         self.config = replace(config or StagedConfig(), **overrides)
-        self.db_seed = getattr(self.pool, "db_seed", 0)
+        self.db_seed = self.pool.db_seed
         self._feasible = {c: self._scenarios(c) for c in CATEGORIES}
         self._weights = {c: np.array([len(o[2]) for o in options], dtype=float)
                          for c, options in self._feasible.items()}
@@ -1456,7 +1456,7 @@ def _cli_backends(args: argparse.Namespace) -> tuple[Backend, Backend | None]:
     return generator, verifier
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m tool_gym.synth.staged",
         description="ToolLoop staged synthesis: write samples, discards and the retry table.")
@@ -1495,18 +1495,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--domains", default=None, help="comma-separated domains (default: all)")
     parser.add_argument("--no-execute", action="store_true", help="skip execution checks")
     parser.add_argument("--progress", action="store_true")
-    args = parser.parse_args(argv)
-    try:
-        generator, verifier = _cli_backends(args)
-    except (ValueError, ImportError) as error:  # a bad spec or flag; no openai package
-        parser.error(str(error))
+    return parser
 
+
+def _cli_pool(args: argparse.Namespace) -> tuple[Any, float]:
+    """The tool pool the flags ask for, and the seconds it took to build."""
     from . import bfcl as bfcl_data
-    from .formats import write_hf_chat, write_jsonl
     from .pool import build_pool
 
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     use_bfcl = {"auto": bfcl_data.available(), "yes": True, "no": False}[args.bfcl]
     exclude: list = []
     bfcl_categories: Any = "all"
@@ -1518,13 +1514,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     began = time.perf_counter()
     pool = build_pool(domains, bfcl=use_bfcl and bool(bfcl_categories),
                       bfcl_categories=bfcl_categories or "all", seed=args.seed, exclude=exclude)
-    built = time.perf_counter() - began
-    synthesizer = StagedSynthesizer(
-        pool, generator, verifier,
-        StagedConfig(categories=tuple(c.strip() for c in args.categories.split(",") if c.strip()),
-                     feedback=args.feedback, max_retries=args.max_retries, seed=args.seed,
-                     noise=args.noise, execute=not args.no_execute))
-    result = synthesizer.run(args.n, progress=args.progress)
+    return pool, time.perf_counter() - began
+
+
+def _write_outputs(out: Path, result: Any, pool: Any, config: StagedConfig,
+                   built: float) -> str:
+    """Samples, discards, HF chat, BFCL files, the retry table and stats; the table."""
+    from . import bfcl as bfcl_data
+    from .formats import write_hf_chat, write_jsonl
+
     write_jsonl(out / "samples.jsonl", (t.to_dict() for t in result.tasks))
     write_jsonl(out / "discards.jsonl", (d.to_dict() for d in result.discards))
     write_hf_chat(out / "hf_chat.jsonl", result.tasks)
@@ -1536,9 +1534,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = {**result.stats.to_dict(), "pool": {
         "tools": len(pool), "groups": len(pool.groups), "method": pool.method,
         "unusable": pool.unusable, "removed": len(pool.removed), "build_seconds": built},
-        "config": asdict(synthesizer.config)}
+        "config": asdict(config)}
     (out / "stats.json").write_text(json.dumps(summary, indent=1, default=str) + "\n",
                                     encoding="utf-8")
+    return table
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        generator, verifier = _cli_backends(args)
+    except (ValueError, ImportError) as error:  # a bad spec or flag; no openai package
+        parser.error(str(error))
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    pool, built = _cli_pool(args)
+    synthesizer = StagedSynthesizer(
+        pool, generator, verifier,
+        StagedConfig(categories=tuple(c.strip() for c in args.categories.split(",") if c.strip()),
+                     feedback=args.feedback, max_retries=args.max_retries, seed=args.seed,
+                     noise=args.noise, execute=not args.no_execute))
+    result = synthesizer.run(args.n, progress=args.progress)
+    table = _write_outputs(out, result, pool, synthesizer.config, built)
     print(f"pool: {len(pool)} tools in {len(pool.groups)} groups ({pool.method}); "
           f"{len(pool.removed)} removed by isolation; {len(pool.unusable)} not executable")
     print(table)

@@ -50,7 +50,9 @@ from dataclasses import dataclass
 
 from ..core.proposals import Intent, Param
 from ..core.taskkit import date_words, money_terms
-from ..domains.airline.tasks import _CARD_BRANDS, _date_words, _join
+from ..core.taskkit import join_words as _join
+from ..domains.airline.phrasing import CARD_BRANDS as _CARD_BRANDS
+from ..domains.airline.phrasing import date_words as _date_words
 from ..domains.airline.tools import AIRPORTS
 from .words import WriteWords
 

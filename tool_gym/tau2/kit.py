@@ -1,6 +1,6 @@
 """tau2-bench's own retail and airline tasks as hidden intents (``task_source="tau2"``).
 
-Each tau2 task becomes a :class:`~tool_gym.core.tasks.Task` for the scripted user:
+Each tau2 task becomes a :class:`~tool_gym.core.task_model.Task` for the scripted user:
 
 - the user is the one the gold actions authenticate; it knows exactly the identity fields
   that tau2's ``known_info`` states (its name, zip code, email, user id), and says it does
@@ -39,13 +39,13 @@ import numpy as np
 
 from ..core import grounding
 from ..core.actions import ToolCall
-from ..core.domain import get_domain
 from ..core.proposals import Verdict, asks_approval, judge, need_texts
 from ..core.sandbox import Sandbox, Template
-from ..core.tasks import Constraint, Description, PlanStep, Refusal, Task
+from ..core.task_model import Constraint, Description, PlanStep, Refusal, Task, TaskKit
 from ..core.tools import Category
 from ..core.users import READ_LIMIT, ScriptedUser, intent_of
 from ..core.verify import PolicyMonitor, Verification, authenticated_user, count_redundant
+from ..domains import get_domain
 from . import outcome
 from .phrasing import customer_sentences, first_person
 from .source import Tau2Files, load_tasks, split_ids
@@ -97,7 +97,7 @@ class Tau2Verification(Verification):
     tau2: dict | None = None
 
 
-class Tau2TaskKit:
+class Tau2TaskKit(TaskKit):
     """The task kit of one domain's tau2 task set (see the module docstring)."""
 
     constraint_types = ("tau2_write", "tau2_inform", "tau2_transfer", "tau2_refuse")
@@ -108,7 +108,7 @@ class Tau2TaskKit:
         self.template = template
         self.base = get_domain(domain).tasks
         self.auth_tools = _AUTH_TOOLS[domain]
-        self.identity_asks = getattr(self.base, "identity_asks", None)
+        self.identity_asks = self.base.identity_asks
         self.raw = {t["id"]: t for t in load_tasks(files)}
         self._tasks: dict[str, Task] = {}
         self._gold: dict[str, outcome.GoldOutcome] = {}

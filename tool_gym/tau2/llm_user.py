@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..core.llm_user import resolve_backend
-from ..core.tasks import Task, TaskKit
+from ..core.task_model import Task, TaskKit
 from ..core.users import OUT_OF_SCOPE, READ_LIMIT, STOP, TRANSFER, has_stop_marker
 
 __all__ = ["AGENT_GREETING", "GUIDELINES", "Tau2LLMUser", "render_scenario", "system_prompt"]

@@ -42,21 +42,18 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from ..core.proposals import Intent, Param, Verdict, judge
-from ..domains.retail.tasks import (
-    _BRANDS,
-    _REASON_FORMS,
-    _REASON_PHRASE,
-    ADDRESS_KEYS,
-    REASONS,
-    RetailTasks,
-    _address_text,
-    _join,
-    _Method,
-    _money,
-    _options_text,
-    _Order,
-    _User,
-)
+from ..core.taskkit import join_words as _join
+from ..core.taskkit import money as _money
+from ..domains.retail.describe import BRANDS as _BRANDS
+from ..domains.retail.describe import method_forms
+from ..domains.retail.phrasing import REASON_PHRASE as _REASON_PHRASE
+from ..domains.retail.phrasing import address_text as _address_text
+from ..domains.retail.phrasing import options_text as _options_text
+from ..domains.retail.records import ADDRESS_KEYS, REASONS
+from ..domains.retail.records import Method as _Method
+from ..domains.retail.records import Order as _Order
+from ..domains.retail.records import UserView as _User
+from ..domains.retail.tasks import REASON_FORMS as _REASON_FORMS
 from .words import WriteWords
 
 __all__ = ["WRITE_TOOLS", "write_words"]
@@ -302,7 +299,7 @@ def _method_param(user: _User, method: _Method) -> Param:
 def _method_forms(user: _User, method: _Method) -> tuple:
     """The kit's forms (id, last four, a kind no other method shares), and a gift card's
     balance when the user has several gift cards."""
-    forms = RetailTasks._method_forms(method, user.methods)
+    forms = method_forms(method, user.methods)
     if _shared_gift_card(user, method) and method.balance is not None:
         forms += (("gift card", f"${_money(method.balance)}"),)
     return forms

@@ -1,6 +1,6 @@
 """Shared fixtures of the airline tests.
 
-- ``tiny_data`` / ``tiny_sandbox``: a small hand-written database in the native (tau2) shape,
+- ``tiny_data`` / ``tiny_template``: a small hand-written database in the native (tau2) shape,
   independent of the generator, covering every flight-date status, a connection across
   midnight, a flown reservation, a reservation made within 24 hours and every payment source.
 - ``v1_dir`` / ``v1_template`` / ``v1_sandbox``: tau-bench's three airline files, and
@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from tool_gym.core import domain as domain_table
 from tool_gym.core.sandbox import Sandbox, Template, build_database
 from tool_gym.domains.airline import DOMAIN
+
+from ..databases import hand_written
 
 REPO = Path(__file__).resolve().parents[3]
 DATA = REPO.parent / "shared" / "data"
@@ -209,27 +210,12 @@ def make_tiny_data() -> dict:
 
 @pytest.fixture(scope="session")
 def tiny_template() -> Template:
-    db = build_database(DOMAIN, data=make_tiny_data())
-    return Template(DOMAIN, db, ("airline", "tiny-test-fixture"))
+    return hand_written("airline", make_tiny_data(), "tiny-test-fixture")
 
 
 @pytest.fixture
 def tiny_data() -> dict:
     return make_tiny_data()
-
-
-@pytest.fixture
-def tiny_sandbox(tiny_template) -> Sandbox:
-    box = Sandbox(tiny_template)
-    yield box
-    box.close()
-
-
-@pytest.fixture
-def airline_registered(monkeypatch):
-    """The airline domain in the core's domain table (for ``tool_gym.sandbox``)."""
-    monkeypatch.setitem(domain_table.DOMAINS, "airline", "tool_gym.domains.airline")
-    yield
 
 
 # ------------------------------------------------------------------- public data
@@ -336,20 +322,19 @@ class Reference:
         return out
 
     # lookups
+    def _row(self, table: str, key, what: str):
+        if key not in self.data[table]:
+            raise RefError(f"{what} not found")
+        return self.data[table][key]
+
     def _user(self, user_id):
-        if user_id not in self.data["users"]:
-            raise RefError("user not found")
-        return self.data["users"][user_id]
+        return self._row("users", user_id, "user")
 
     def _reservation(self, rid):
-        if rid not in self.data["reservations"]:
-            raise RefError("reservation not found")
-        return self.data["reservations"][rid]
+        return self._row("reservations", rid, "reservation")
 
     def _flight(self, number):
-        if number not in self.data["flights"]:
-            raise RefError("flight not found")
-        return self.data["flights"][number]
+        return self._row("flights", number, "flight")
 
     def _flight_date(self, number, date):
         flight = self._flight(number)

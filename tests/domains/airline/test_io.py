@@ -106,7 +106,7 @@ def test_read_v1_directory(tmp_path, tiny_data):
     assert io.export(_db(native)) == tiny_data
 
 
-def test_sandbox_from_a_data_path(airline_registered, tmp_path, tiny_data):
+def test_sandbox_from_a_data_path(tmp_path, tiny_data):
     (tmp_path / "db.json").write_text(json.dumps(tiny_data))
     box = tool_gym.sandbox("airline", data=tmp_path)
     assert box.export() == tiny_data
@@ -114,7 +114,7 @@ def test_sandbox_from_a_data_path(airline_registered, tmp_path, tiny_data):
     assert template("airline", data=tmp_path) is template("airline", data=str(tmp_path))
 
 
-def test_generated_sandbox_through_the_domain_table(airline_registered):
+def test_generated_sandbox_through_the_domain_table():
     box = tool_gym.sandbox("airline", seed=0)
     assert box.check_integrity() == []
     assert box.call("list_all_airports", {}).ok

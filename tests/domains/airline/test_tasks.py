@@ -1,8 +1,8 @@
-"""The airline task kit: sampling, feasibility, fuzzy descriptions, phrasing, reference plans,
-policy rules.
+"""The airline task kit: what is specific to airline (the conformance suite checks what holds
+for every domain): sampling, fuzzy descriptions, phrasing, reference plans, policy rules.
 
-The database is the generated one (seed 0), built once for the module; each replay runs on
-a fresh sandbox copy of it.
+The database is the generated one (seed 0, ``tpl`` and ``db`` of tests/domains/conftest.py);
+each replay runs on a fresh sandbox copy of it.
 """
 
 from __future__ import annotations
@@ -11,24 +11,21 @@ import json
 import re
 import statistics
 from collections import Counter
+from functools import partial
 
 import numpy as np
 import pytest
 
-from tool_gym.core.grounding import EpisodeLog, record_call
-from tool_gym.core.grounding import replay as replay_steps
-from tool_gym.core.sandbox import Sandbox, Template, template
-from tool_gym.core.tasks import Constraint, SamplerConfig, Task
-from tool_gym.core.users import STOP, ScriptedUser
-from tool_gym.domains.airline.tasks import (
-    CONSTRAINT_TYPES,
-    FREE_BAGS,
-    TASKS,
-    WRITE_CALLS,
-)
+from tool_gym.core.sandbox import Sandbox
+from tool_gym.core.task_model import Constraint, Description, Task
+from tool_gym.domains.airline.plans import WRITE_CALLS
+from tool_gym.domains.airline.rules import FREE_BAGS
+from tool_gym.domains.airline.tasks import CONSTRAINT_TYPES, TASKS
 
-SEED = 0
-SPLITS = ("train", "test")
+from .. import kit_runs as runs
+from ..kit_runs import SPLITS, sample
+from ..taskchecks import resolved_entities
+
 WRITE_TOOLS = {tool for tool, _ in WRITE_CALLS.values()}
 REFUSALS = ("refuse_ineligible_cancellation", "refuse_basic_economy_change")
 FLIGHT_NUMBER = re.compile(r"\bHAT\d{3}\b")
@@ -36,73 +33,23 @@ RESERVATION_LIKE = re.compile(r"\b[A-Z0-9]{6}\b")
 METHOD_ID = re.compile(r"(?:credit_card|gift_card|certificate)_\d+")
 
 
-# --------------------------------------------------------------------------- fixtures
-
-@pytest.fixture(scope="module")
-def tpl() -> Template:
-    return template("airline", SEED)
-
-
-@pytest.fixture(scope="module")
-def db(tpl):
-    conn = tpl.open()
-    yield conn
-    conn.close()
-
-
-@pytest.fixture(scope="module")
-def state(tpl) -> dict:
-    """The untouched database in tau2's shape (for independent checks)."""
-    with Sandbox(tpl) as box:
-        return box.export("tau2")
-
-
-def sample(db, seed, split, **config) -> Task:
-    return TASKS.sample(db, np.random.default_rng(seed), split, SamplerConfig(**config),
-                        f"{split}-{seed}")
-
-
 @pytest.fixture(scope="module")
 def tasks(db) -> list[Task]:
-    """1,000 tasks over both splits and a range of settings."""
-    out = []
-    for i in range(1000):
-        split = SPLITS[i % 2]
-        config = [dict(), dict(fuzziness=0.5), dict(min_constraints=2, max_constraints=3),
-                  dict(distractors=1.0), dict(fuzziness=0.0, distractors=0.0)][i % 5]
-        out.append(sample(db, i, split, **config))
-    return out
+    return runs.varied_tasks(TASKS, db)
 
-
-# --------------------------------------------------------------------------- helpers
 
 def plan_messages(task: Task) -> list[str]:
-    return [s.say for s in TASKS.plan(task) if s.say is not None]
+    return runs.plan_messages(TASKS, task)
 
 
-def replay(box: Sandbox, task: Task, check_policy: bool = True) -> list[str]:
-    """Play the plan's calls (each must succeed, writes must break no policy rule); the
-    plan's messages, grounded in the reads before each (``tool_gym.core.grounding``)."""
-    messages, log, auth = [], EpisodeLog(), None
-    for step in TASKS.plan(task):
-        if step.call is None:
-            messages.append(log.agent_message(step.say))
-            continue
-        if check_policy and step.call.name in WRITE_TOOLS:
-            found = TASKS.policy_violations(box.db, step.call.name, step.call.arguments)
-            assert found == [], (task.id, step.call, found)
-        result = box.call(step.call.name, step.call.arguments)
-        assert result.ok, (task.id, step.call, result.content)
-        auth = record_call(log, box, step.call.name, step.call.arguments, result,
-                           TASKS.auth_tools, auth)
-    return messages
+def replay(box: Sandbox, task: Task) -> list[str]:
+    """The plan played (every write breaking no policy rule); its grounded messages."""
+    return runs.replay(box, TASKS, task, WRITE_TOOLS, policy=True)
 
 
 def replay_reads(box: Sandbox, task: Task) -> list[str]:
     """The plan without its writes: its reads run, its messages grounded in them."""
-    return replay_steps(box, [s for s in TASKS.plan(task)
-                              if s.call is None or s.call.name not in WRITE_TOOLS],
-                        TASKS.auth_tools)
+    return runs.replay(box, TASKS, task, WRITE_TOOLS, writes=False)
 
 
 def write_of(c: Constraint):
@@ -110,14 +57,7 @@ def write_of(c: Constraint):
     return tool, {p: c.args[p] for p in params}
 
 
-def descriptions(task: Task):
-    yield None, "identity", task.identity
-    for c in task.constraints:
-        for role, d in c.refs.items():
-            yield c, role, d
-
-
-def resolve(state: dict, task: Task, constraint: Constraint | None, d) -> list:
+def resolve(state: dict, task: Task, d: Description) -> list:
     """Everything that ``d.fields`` matches, found with plain Python over the export
     (no SQL, no sampler code)."""
     users, reservations, flights = state["users"], state["reservations"], state["flights"]
@@ -170,7 +110,7 @@ def resolve(state: dict, task: Task, constraint: Constraint | None, d) -> list:
                 people.append({k: e[k] for k in ("first_name", "last_name", "dob")})
         return [people]
     if d.entity == "passenger":
-        pax = reservations[constraint.args["reservation_id"]]["passengers"]
+        pax = reservations[runs.need_of(task, d).args["reservation_id"]]["passengers"]
         return [i for i, p in enumerate(pax)
                 if (p["first_name"], p["last_name"]) == (f["first_name"], f["last_name"])]
     if d.entity == "payment_method":
@@ -194,72 +134,24 @@ def resolve(state: dict, task: Task, constraint: Constraint | None, d) -> list:
 
 # --------------------------------------------------------------------------- sampling
 
-def test_sample_is_deterministic(tpl, db):
-    config = SamplerConfig(max_constraints=3)
-    for seed in range(40):
-        split = SPLITS[seed % 2]
-        a = TASKS.sample(db, np.random.default_rng(seed), split, config, "t")
-        with Sandbox(tpl) as box:  # another copy of the same database
-            b = TASKS.sample(box.db, np.random.default_rng(seed), split, config, "t")
-        assert a == b and a.digest == b.digest
-    digests = {sample(db, seed, "train").digest for seed in range(40)}
-    assert len(digests) > 35
-
-
-def test_task_round_trips_through_json(tpl, tasks):
-    for task in tasks[:200]:
-        again = Task.from_dict(json.loads(json.dumps(task.to_dict())))
-        assert again.digest == task.digest
-    for task in tasks[:50]:  # the checks work on the round-tripped task as well
+def test_checks_work_on_round_tripped_tasks(tpl, tasks):
+    for task in tasks[:50]:
         again = Task.from_dict(json.loads(json.dumps(task.to_dict())))
         with Sandbox(tpl) as box:
             messages = replay(box, again)
             assert all(TASKS.check(box.db, again, c, messages) for c in again.constraints)
 
 
-@pytest.mark.parametrize("kind", CONSTRAINT_TYPES)
-def test_every_type_can_be_sampled(db, kind):
-    for split in SPLITS:
-        for seed in range(5):
-            task = sample(db, seed, split, types=(kind,), max_constraints=2)
-            assert task.split == split and task.domain == "airline"
-            assert 1 <= len(task.constraints) <= 2
-            assert {c.type for c in task.constraints} == {kind}
-
-
 def test_types_are_spread(tasks):
-    counts = Counter(c.type for t in tasks for c in t.constraints)
-    assert set(counts) == set(CONSTRAINT_TYPES)
-    firsts = Counter(t.constraints[0].type for t in tasks)
-    assert min(firsts.values()) > 0.3 * len(tasks) / len(CONSTRAINT_TYPES)
+    runs.assert_types_spread(tasks, CONSTRAINT_TYPES)
 
 
 def test_constraint_counts_follow_the_config(db):
-    sizes = Counter(len(sample(db, seed, SPLITS[seed % 2], min_constraints=3,
-                               max_constraints=3).constraints) for seed in range(100))
-    assert sizes[3] >= 90 and set(sizes) <= {1, 2, 3}
-    for seed in range(30):
-        assert len(sample(db, seed, "test", min_constraints=1, max_constraints=1).constraints) == 1
-
-
-def test_bad_config_is_rejected(db):
-    with pytest.raises(ValueError):
-        sample(db, 0, "train", types=("no_such_type",))
-    with pytest.raises(ValueError):
-        sample(db, 0, "train", min_constraints=3, max_constraints=2)
-    with pytest.raises(ValueError):
-        sample(db, 0, "validation")
+    runs.assert_counts_follow_the_config(TASKS, db)
 
 
 def test_fuzziness_controls_reservation_ids(db):
-    def by_id(fuzziness):
-        refs = [c.refs["reservation"] for seed in range(60)
-                for c in sample(db, seed, "train", fuzziness=fuzziness).constraints
-                if "reservation" in c.refs]
-        return sum("reservation_id" in d.fields for d in refs), len(refs)
-
-    assert by_id(0.0)[0] == by_id(0.0)[1] > 0
-    assert by_id(1.0)[0] == 0
+    runs.assert_fuzziness_hides_ids(TASKS, db, "reservation", "reservation_id")
 
 
 def test_constraints_of_a_task_do_not_conflict(tasks):
@@ -279,21 +171,6 @@ def test_constraints_of_a_task_do_not_conflict(tasks):
         if any(c.type == "compensation_certificate" for c in cs):
             assert not any(p["payment_id"].startswith("certificate")
                            for c in cs for p in c.args.get("payment_methods", ()))
-
-
-def test_split_is_a_stable_partition(db, tasks):
-    users = [u for (u,) in db.execute("SELECT user_id FROM users")]
-    splits = {u: TASKS.split_of(u) for u in users}
-    assert set(splits.values()) == set(SPLITS)
-    assert splits == {u: TASKS.split_of(u) for u in users}
-    share = sum(s == "test" for s in splits.values()) / len(users)
-    assert 0.12 <= share <= 0.28
-    seen = {s: set() for s in SPLITS}
-    for task in tasks:
-        assert splits[task.user_id] == task.split
-        seen[task.split].add(task.user_id)
-    assert not seen["train"] & seen["test"]
-    assert len(seen["test"]) > 30
 
 
 # --------------------------------------------------------------------------- feasibility
@@ -337,32 +214,12 @@ def test_refusals_fail_after_the_forbidden_write(tpl, tasks):
 
 def test_needs_can_be_met_in_any_order(tpl, tasks):
     """The writes of all needs succeed in reverse order too, and all needs hold after."""
-    tried = 0
-    for task in tasks[:400]:
-        if len(task.constraints) < 2:
-            continue
-        with Sandbox(tpl) as box:
-            for c in reversed(task.constraints):
-                if c.type in WRITE_CALLS:
-                    tool, arguments = write_of(c)
-                    result = box.call(tool, arguments)
-                    assert result.ok, (task.id, c, result.content)
-            messages = replay_reads(box, task)
-            assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
-            tried += 1
-    assert tried > 100
+    assert runs.needs_met_in_reverse(tpl, TASKS, tasks[:400], WRITE_CALLS) > 100
 
 
 def test_information_needs_require_the_answer(tpl, tasks):
-    for task in tasks[:300]:
-        for c in task.constraints:
-            if c.answer is None:
-                continue
-            with Sandbox(tpl) as box:
-                assert not TASKS.check(box.db, task, c, ["I can't tell.", "Reservation ABC123.",
-                                                         "Sorry, I cannot help with that."])
-                assert not TASKS.check(box.db, task, c, plan_messages(task))  # not grounded
-                assert TASKS.check(box.db, task, c, replay(box, task))
+    runs.assert_answers_need_the_reads(tpl, TASKS, tasks[:300], WRITE_TOOLS, [
+        "I can't tell.", "Reservation ABC123.", "Sorry, I cannot help with that."])
 
 
 def test_wrong_writes_do_not_satisfy(tpl, tasks):
@@ -403,85 +260,29 @@ def test_wrong_writes_do_not_satisfy(tpl, tasks):
 
 
 def test_oracle_plan_satisfies_the_scripted_user(tpl, tasks):
-    """Played against the scripted user, the plan gets a yes for every proposal and the
-    user ends the conversation with every need met."""
     for task in tasks[:200]:
         with Sandbox(tpl) as box:
-            user = ScriptedUser(task, TASKS, box.db, np.random.default_rng(1))
-            user.opening()
-            writes = []
-            reply = ""
-            log, auth = EpisodeLog(), None  # what the agent has read (grounds its messages)
-            for step in TASKS.plan(task):
-                if step.call is not None:
-                    result = box.call(step.call.name, step.call.arguments)
-                    assert result.ok
-                    auth = record_call(log, box, step.call.name, step.call.arguments, result,
-                                       TASKS.auth_tools, auth)
-                    if step.call.name in WRITE_TOOLS:
-                        args = step.call.arguments
-                        target = args.get("reservation_id", args.get("user_id"))
-                        writes.append((step.call.name, target,
-                                       TASKS.owner(box.db, step.call.name, args)))
-                    continue
-                reply = user.respond(log.agent_message(step.say), writes)
-                writes = []
-                if step.say is TASKS.plan(task)[0].say:
-                    assert task.user_id in reply  # the identity question is answered
-                if step.expects_confirmation:
-                    assert reply.startswith("Yes"), (task.id, step.say, reply)
-            assert STOP in reply and user.done, (task.id, reply)
-            assert user.needs_met == len(task.constraints)
-
-
-def test_proposals_mention_every_confirm_term(tasks):
-    for task in tasks[:400]:
-        proposals = [s.say for s in TASKS.plan(task) if s.expects_confirmation]
-        writes = [c for c in task.constraints if c.type in WRITE_CALLS]
-        assert len(proposals) == len(writes)
-        for text, c in zip(proposals, writes):
-            low = text.lower()
-            assert c.confirm_terms
-            assert all(any(t.lower() in low for t in group) for group in c.confirm_terms)
+            replies = runs.scripted_user_replies(box, TASKS, task, WRITE_TOOLS,
+                                                 "reservation_id")
+            assert task.user_id in replies[0]  # the identity question is answered
 
 
 def test_plan_shape(tasks):
+    """The user id authenticates; refusals and questions write nothing."""
     for task in tasks[:300]:
-        steps = TASKS.plan(task)
-        assert steps[0].say and steps[0].call is None
-        auth = steps[1].call
-        assert auth.name in TASKS.auth_tools
+        auth = runs.written(TASKS, task, WRITE_TOOLS, "reservation_id")[1].call
         assert auth.arguments == {"user_id": task.user_id}
-        writes = [s.call for s in steps if s.call and s.call.name in WRITE_TOOLS]
-        assert [(w.name, w.arguments.get("reservation_id", w.arguments.get("user_id")))
-                for w in writes] == [w for c in task.constraints for w in c.writes]
-        for i, s in enumerate(steps):
-            if s.expects_confirmation:  # a proposal is followed by its write
-                assert steps[i + 1].call in writes
-        for c in task.constraints:  # refusals and questions write nothing
+        for c in task.constraints:
             assert bool(c.writes) == (c.type in WRITE_CALLS)
             assert (c.answer is None) == (c.type in WRITE_CALLS)
 
 
 # --------------------------------------------------------------------------- descriptions
 
-def test_proofs_hold(db, tasks):
-    for task in tasks:
-        for _, role, d in descriptions(task):
-            assert d.proof is not None, (task.id, role)
-            assert d.proof.holds(db), (task.id, role, d)
-
-
 def test_descriptions_resolve_independently(state, tasks):
     """Each description, resolved from its fields alone over the export, matches exactly
     one entity: the hidden one."""
-    assert len(tasks) >= 500
-    kinds = Counter()
-    for task in tasks:
-        for c, role, d in descriptions(task):
-            found = resolve(state, task, c, d)
-            assert found == [d.value], (task.id, role, d.fields, found, d.value)
-            kinds[d.entity] += 1
+    kinds = resolved_entities(tasks, partial(resolve, state))
     assert {"user", "reservation", "flight", "segment", "passengers", "passenger",
             "payment_method"} <= set(kinds)
     ways = Counter(tuple(sorted(d.fields)) for t in tasks for c in t.constraints
@@ -698,7 +499,7 @@ def test_free_bag_table():
 
 # --------------------------------------------------------------------------- other databases
 
-def test_tiny_database(tiny_template, tiny_data):
+def test_tiny_database(tiny_template):
     """Sampling copes with a tiny, odd database (flights bookable in the past, a flown round
     trip, users without reservations or usable methods)."""
     with Sandbox(tiny_template) as box:
@@ -708,14 +509,9 @@ def test_tiny_database(tiny_template, tiny_data):
     for split in sorted(splits):
         for seed in range(60):
             with Sandbox(tiny_template) as box:
-                task = TASKS.sample(box.db, np.random.default_rng(seed), split,
-                                    SamplerConfig(max_constraints=3), "t")
-                for c, role, d in descriptions(task):
-                    assert d.proof.holds(box.db)
-                    assert resolve(state, task, c, d) == [d.value], (role, d)
-                messages = replay(box, task)
-                assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
-                made.update(c.type for c in task.constraints)
+                task = runs.sample_and_meet(box, TASKS, seed, split, WRITE_TOOLS, policy=True)
+            resolved_entities([task], partial(resolve, state))
+            made.update(c.type for c in task.constraints)
     assert len(made) >= 6
 
 
@@ -726,14 +522,11 @@ def test_v1_database(v1_template):
     made = Counter()
     for seed in range(200):
         with Sandbox(v1_template) as box:
-            task = TASKS.sample(box.db, np.random.default_rng(seed), SPLITS[seed % 2],
-                                SamplerConfig(max_constraints=3), "t")
-            for c, role, d in descriptions(task):
-                assert resolve(state, task, c, d) == [d.value], (role, d)
-            messages = replay(box, task)
-            assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
+            task = runs.sample_and_meet(box, TASKS, seed, SPLITS[seed % 2], WRITE_TOOLS,
+                                        policy=True)
             assert box.check_integrity() == []
-            made.update(c.type for c in task.constraints)
+        resolved_entities([task], partial(resolve, state))
+        made.update(c.type for c in task.constraints)
     assert set(made) == set(CONSTRAINT_TYPES)
 
 
@@ -742,22 +535,15 @@ def test_sampling_survives_restore(tpl):
         snapshot = box.snapshot()
         for seed in range(60):
             box.restore(snapshot)
-            task = TASKS.sample(box.db, np.random.default_rng(seed), SPLITS[seed % 2],
-                                SamplerConfig(max_constraints=3), "t")
-            messages = replay(box, task)
-            assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
+            runs.sample_and_meet(box, TASKS, seed, SPLITS[seed % 2], WRITE_TOOLS, policy=True)
 
 
 def test_distractors_prefer_users_with_many_reservations(db):
     def mean_reservations(distractors):
         counts = [db.execute("SELECT count(*) FROM reservations WHERE user_id = ?",
-                             (sample(db, seed, SPLITS[seed % 2],
+                             (sample(TASKS, db, seed, SPLITS[seed % 2],
                                      distractors=distractors).user_id,)).fetchone()[0]
                   for seed in range(80)]
         return statistics.mean(counts)
 
     assert mean_reservations(1.0) > mean_reservations(0.0) + 0.5
-
-
-# --------------------------------------------------------------------------- speed
-

@@ -4,7 +4,6 @@ new-id rules, and "a failed call changes nothing"."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
@@ -12,31 +11,12 @@ from tool_gym.core.sandbox import Sandbox
 from tool_gym.core.tools import Category
 from tool_gym.domains.airline import DOMAIN, tools
 
+from ..calls import fails, ok
 from .conftest import ALICE, BOB, CARL, NOW
 
 
 def call(box: Sandbox, name: str, **arguments):
     return box.call(name, arguments)
-
-
-def ok(box: Sandbox, name: str, **arguments):
-    result = box.call(name, arguments)
-    assert result.ok, result.content
-    try:
-        return json.loads(result.content)
-    except json.JSONDecodeError:
-        return result.content
-
-
-def fails(box: Sandbox, name: str, match: str, **arguments) -> str:
-    """The call fails with a message containing ``match`` and changes nothing."""
-    before = box.state_hash()
-    result = box.call(name, arguments)
-    assert not result.ok, result.content
-    assert result.content.startswith("Error: ")
-    assert match in result.content, result.content
-    assert box.state_hash() == before
-    return result.content
 
 
 def reservation(box, rid):
@@ -260,9 +240,9 @@ def test_calculate(tiny_sandbox):
 
 
 def test_calculate_uses_the_shared_evaluator():
-    from tool_gym.core import arithmetic
+    from tool_gym.core import common_tools
 
-    assert tools.arithmetic is arithmetic
+    assert tools.calculate is common_tools.calculate
 
 
 def test_transfer_to_human_agents(tiny_sandbox):

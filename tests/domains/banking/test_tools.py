@@ -2,30 +2,13 @@
 
 from __future__ import annotations
 
-import json
+from collections import Counter
 
 from tool_gym.core.tools import Category
 from tool_gym.domains.banking import DOMAIN
 from tool_gym.domains.banking.tools import TODAY, money, transferred_today
 
-
-def ok(box, name, /, **args):
-    result = box.call(name, args)
-    assert result.ok, result.content
-    return json.loads(result.content) if result.content[:1] in "{[" else result.content
-
-
-def error(box, name, fragment, /, **args):
-    result = box.call(name, args)
-    assert not result.ok and result.content.startswith("Error: "), result.content
-    assert fragment.lower() in result.content.lower(), result.content
-    return result.content
-
-
-def one(box, sql, params=()):
-    row = box.db.execute(sql, params).fetchone()
-    assert row is not None, sql
-    return row
+from ..calls import fails, ok, one, rules_catch
 
 
 def two_accounts(box):
@@ -45,19 +28,10 @@ def balance(box, account_id):
 
 # ------------------------------------------------------------------------- schemas
 
-def test_toolbox_shape():
-    tools = list(DOMAIN.toolbox)
-    assert len(tools) >= 12
-    reads = [t for t in tools if t.category is Category.READ]
-    writes = [t for t in tools if t.category is Category.WRITE]
-    assert len(reads) >= 6 and len(writes) >= 6
-    for t in tools:
-        assert t.description and not t.description.startswith("Args")
-        for name, spec in t.parameters["properties"].items():
-            assert spec.get("description"), (t.name, name)
-    for t in writes:
-        assert t.input_entities and t.writes, t.name
-        assert t.name in DOMAIN.tasks.owners, t.name
+
+def test_toolbox_has_six_reads_and_six_writes_at_least():
+    counts = Counter(t.category for t in DOMAIN.toolbox)
+    assert counts[Category.READ] >= 6 and counts[Category.WRITE] >= 6
 
 
 # --------------------------------------------------------------------------- reads
@@ -68,8 +42,8 @@ def test_find_customer(box, state):
               email=f"  {customer['email'].upper()} ") == customer["customer_id"]
     assert ok(box, "find_customer_by_username",
               username=customer["username"]) == customer["customer_id"]
-    error(box, "find_customer_by_email", "no customer", email="nobody@example.com")
-    error(box, "find_customer_by_username", "no customer", username="nobody")
+    fails(box, "find_customer_by_email", "no customer", email="nobody@example.com")
+    fails(box, "find_customer_by_username", "no customer", username="nobody")
 
 
 def test_profile_and_accounts(box):
@@ -82,8 +56,8 @@ def test_profile_and_accounts(box):
     for a in accounts:
         assert a["available_balance"] == money(a["balance"] - a["hold_amount"])
         assert len(a["account_number_last4"]) == 4
-    error(box, "get_customer_profile", "not found", customer_id="cus_missing")
-    error(box, "list_accounts", "not found", customer_id="cus_missing")
+    fails(box, "get_customer_profile", "not found", customer_id="cus_missing")
+    fails(box, "list_accounts", "not found", customer_id="cus_missing")
 
 
 def test_transactions_filters(box):
@@ -99,13 +73,13 @@ def test_transactions_filters(box):
     window = ok(box, "get_account_transactions", account_id=account, start_date="2024-05-01",
                 end_date="2024-05-31")["transactions"]
     assert all("2024-05-01" <= t["date"] <= "2024-05-31" for t in window)
-    error(box, "get_account_transactions", "YYYY-MM-DD", account_id=account,
+    fails(box, "get_account_transactions", "YYYY-MM-DD", account_id=account,
           start_date="May 1")
-    error(box, "get_account_transactions", "not a valid date", account_id=account,
+    fails(box, "get_account_transactions", "not a valid date", account_id=account,
           start_date="2024-02-30")
-    error(box, "get_account_transactions", "after end_date", account_id=account,
+    fails(box, "get_account_transactions", "after end_date", account_id=account,
           start_date="2024-06-01", end_date="2024-05-01")
-    error(box, "get_account_transactions", "not found", account_id="acc_missing")
+    fails(box, "get_account_transactions", "not found", account_id="acc_missing")
 
 
 def test_get_transaction(box):
@@ -113,7 +87,7 @@ def test_get_transaction(box):
     record = ok(box, "get_transaction", transaction_id=txn)
     assert record["dispute"]["status"] in ("open", "resolved", "rejected")
     assert record["days_ago"] >= 0
-    error(box, "get_transaction", "not found", transaction_id="txn_missing")
+    fails(box, "get_transaction", "not found", transaction_id="txn_missing")
 
 
 def test_lists(box):
@@ -128,7 +102,7 @@ def test_lists(box):
     disputer, = one(box, "SELECT customer_id FROM disputes LIMIT 1")
     assert ok(box, "list_disputes", customer_id=disputer)["disputes"]
     for name in ("list_cards", "list_payees", "list_scheduled_payments", "list_disputes"):
-        error(box, name, "not found", customer_id="cus_missing")
+        fails(box, name, "not found", customer_id="cus_missing")
     assert ok(box, "transfer_to_human_agents", summary="help") == "Transfer successful"
 
 
@@ -158,21 +132,21 @@ def test_transfer_errors(box):
         box, "SELECT hold_amount FROM accounts WHERE account_id = ?", (checking,))[0])
     before = box.state_hash()
     args = {"from_account_id": checking, "to_account_id": savings}
-    error(box, "transfer_between_accounts", "positive", **args, amount=0)
-    error(box, "transfer_between_accounts", "whole cents", **args, amount=10.005)
-    error(box, "transfer_between_accounts", "different", from_account_id=checking,
+    fails(box, "transfer_between_accounts", "positive", **args, amount=0)
+    fails(box, "transfer_between_accounts", "whole cents", **args, amount=10.005)
+    fails(box, "transfer_between_accounts", "different", from_account_id=checking,
           to_account_id=checking, amount=10)
-    error(box, "transfer_between_accounts", "same customer", from_account_id=checking,
+    fails(box, "transfer_between_accounts", "same customer", from_account_id=checking,
           to_account_id=other, amount=10)
-    error(box, "transfer_between_accounts", "closed", from_account_id=closed,
+    fails(box, "transfer_between_accounts", "closed", from_account_id=closed,
           to_account_id=one(box, "SELECT account_id FROM accounts WHERE customer_id = ("
                                  "SELECT customer_id FROM accounts WHERE account_id = ?) "
                                  "AND status = 'open'", (closed,))[0], amount=1)
-    error(box, "transfer_between_accounts", "insufficient available balance", **args,
+    fails(box, "transfer_between_accounts", "insufficient available balance", **args,
           amount=money(available + 0.01))
-    error(box, "transfer_between_accounts", "not found", from_account_id="acc_missing",
+    fails(box, "transfer_between_accounts", "not found", from_account_id="acc_missing",
           to_account_id=savings, amount=1)
-    error(box, "transfer_between_accounts", "must be of type number", **args, amount="10")
+    fails(box, "transfer_between_accounts", "must be of type number", **args, amount="10")
     assert box.state_hash() == before
 
 
@@ -184,7 +158,7 @@ def test_daily_limit(box):
     ok(box, "transfer_between_accounts", from_account_id=checking, to_account_id=savings,
        amount=limit - 10)
     before = box.state_hash()
-    error(box, "transfer_between_accounts", "daily transfer limit", from_account_id=checking,
+    fails(box, "transfer_between_accounts", "daily transfer limit", from_account_id=checking,
           to_account_id=savings, amount=20)
     assert box.state_hash() == before
     ok(box, "transfer_between_accounts", from_account_id=checking, to_account_id=savings,
@@ -205,11 +179,11 @@ def test_pay_payee(box):
     stranger, = one(box, "SELECT payee_id FROM payees WHERE customer_id != ? LIMIT 1",
                     (customer,))
     before = box.state_hash()
-    error(box, "pay_payee", "does not belong", from_account_id=account, payee_id=stranger,
+    fails(box, "pay_payee", "does not belong", from_account_id=account, payee_id=stranger,
           amount=1)
-    error(box, "pay_payee", "not found", from_account_id=account, payee_id="pay_missing",
+    fails(box, "pay_payee", "not found", from_account_id=account, payee_id="pay_missing",
           amount=1)
-    error(box, "pay_payee", "insufficient", from_account_id=account, payee_id=payee,
+    fails(box, "pay_payee", "insufficient", from_account_id=account, payee_id=payee,
           amount=10_000_000)
     assert box.state_hash() == before
 
@@ -220,15 +194,15 @@ def test_add_payee(box):
                bank_name="Citizens Bank", account_number="0012345678", category="other")
     assert payee["account_number_last4"] == "5678" and payee["added_on"] == TODAY
     before = box.state_hash()
-    error(box, "add_payee", "already exists", customer_id=customer, name=name.upper(),
+    fails(box, "add_payee", "already exists", customer_id=customer, name=name.upper(),
           bank_name="X", account_number="123456", category="other")
-    error(box, "add_payee", "6 to 17 digits", customer_id=customer, name="New One",
+    fails(box, "add_payee", "6 to 17 digits", customer_id=customer, name="New One",
           bank_name="X", account_number="12-34", category="other")
-    error(box, "add_payee", "must not be empty", customer_id=customer, name="  ",
+    fails(box, "add_payee", "must not be empty", customer_id=customer, name="  ",
           bank_name="X", account_number="123456", category="other")
-    error(box, "add_payee", "must be one of", customer_id=customer, name="New One",
+    fails(box, "add_payee", "must be one of", customer_id=customer, name="New One",
           bank_name="X", account_number="123456", category="groceries")
-    error(box, "add_payee", "not found", customer_id="cus_missing", name="New One",
+    fails(box, "add_payee", "not found", customer_id="cus_missing", name="New One",
           bank_name="X", account_number="123456", category="other")
     assert box.state_hash() == before
 
@@ -241,18 +215,18 @@ def test_schedule_and_cancel_payment(box):
               start_date="2024-07-01", frequency="monthly")
     assert made["status"] == "active" and made["next_date"] == "2024-07-01"
     before = box.state_hash()
-    error(box, "schedule_payment", "after today", from_account_id=account, payee_id=payee,
+    fails(box, "schedule_payment", "after today", from_account_id=account, payee_id=payee,
           amount=1, start_date=TODAY, frequency="once")
-    error(box, "schedule_payment", "YYYY-MM-DD", from_account_id=account, payee_id=payee,
+    fails(box, "schedule_payment", "YYYY-MM-DD", from_account_id=account, payee_id=payee,
           amount=1, start_date="07/01/2024", frequency="once")
-    error(box, "schedule_payment", "must be one of", from_account_id=account, payee_id=payee,
+    fails(box, "schedule_payment", "must be one of", from_account_id=account, payee_id=payee,
           amount=1, start_date="2024-07-01", frequency="daily")
     assert box.state_hash() == before
     ok(box, "cancel_scheduled_payment", scheduled_payment_id=made["scheduled_payment_id"])
     before = box.state_hash()
-    error(box, "cancel_scheduled_payment", "already cancelled",
+    fails(box, "cancel_scheduled_payment", "already cancelled",
           scheduled_payment_id=made["scheduled_payment_id"])
-    error(box, "cancel_scheduled_payment", "not found", scheduled_payment_id="sch_missing")
+    fails(box, "cancel_scheduled_payment", "not found", scheduled_payment_id="sch_missing")
     assert box.state_hash() == before
 
 
@@ -260,12 +234,12 @@ def test_freeze_and_unfreeze(box):
     card, = one(box, "SELECT card_id FROM cards WHERE status = 'active' LIMIT 1")
     cancelled, = one(box, "SELECT card_id FROM cards WHERE status = 'cancelled' LIMIT 1")
     before = box.state_hash()
-    error(box, "unfreeze_card", "only a frozen card", card_id=card)
-    error(box, "freeze_card", "cancelled", card_id=cancelled)
-    error(box, "freeze_card", "not found", card_id="card_missing")
+    fails(box, "unfreeze_card", "only a frozen card", card_id=card)
+    fails(box, "freeze_card", "cancelled", card_id=cancelled)
+    fails(box, "freeze_card", "not found", card_id="card_missing")
     assert box.state_hash() == before
     assert ok(box, "freeze_card", card_id=card)["status"] == "frozen"
-    error(box, "freeze_card", "already frozen", card_id=card)
+    fails(box, "freeze_card", "already frozen", card_id=card)
     assert ok(box, "unfreeze_card", card_id=card)["status"] == "active"
 
 
@@ -279,11 +253,11 @@ def test_file_dispute(box):
     pending, = one(box, "SELECT transaction_id FROM transactions WHERE status = 'pending' LIMIT 1")
     deposit, = one(box, "SELECT transaction_id FROM transactions WHERE kind = 'deposit' LIMIT 1")
     before = box.state_hash()
-    error(box, "file_dispute", "already disputed", transaction_id=txn, reason="fraud")
-    error(box, "file_dispute", "pending", transaction_id=pending, reason="fraud")
-    error(box, "file_dispute", "only card purchases", transaction_id=deposit, reason="fraud")
-    error(box, "file_dispute", "not found", transaction_id="txn_missing", reason="fraud")
-    error(box, "file_dispute", "must be one of", transaction_id=txn, reason="angry")
+    fails(box, "file_dispute", "already disputed", transaction_id=txn, reason="fraud")
+    fails(box, "file_dispute", "pending", transaction_id=pending, reason="fraud")
+    fails(box, "file_dispute", "only card purchases", transaction_id=deposit, reason="fraud")
+    fails(box, "file_dispute", "not found", transaction_id="txn_missing", reason="fraud")
+    fails(box, "file_dispute", "must be one of", transaction_id=txn, reason="angry")
     assert box.state_hash() == before
     assert box.check_integrity() == []
 
@@ -295,3 +269,11 @@ def test_created_ids_never_clash_with_generated_ones(box):
     second = ok(box, "transfer_between_accounts", from_account_id=checking,
                 to_account_id=savings, amount=1)["transfer_id"]
     assert first != second and first.split("_")[1].isdigit()
+
+
+def test_invariants_catch_broken_rules(box):
+    rules_catch(box, {
+        "pending card purchases": "UPDATE accounts SET hold_amount = 0 WHERE account_id = "
+        "(SELECT account_id FROM accounts WHERE hold_amount > 0 LIMIT 1)",
+        "non-negative": "UPDATE accounts SET balance = -5 WHERE account_id = (SELECT "
+        "account_id FROM accounts WHERE hold_amount = 0 LIMIT 1 OFFSET 3)"})

@@ -1,83 +1,57 @@
-"""Calendar tasks through the env: the oracle solves them, a random policy does not, the
-fuzzy descriptions resolve independently, no id leaks to the user's words, rules hold."""
+"""The calendar task kit: its policy rules and refusals, descriptions resolved over the
+plain data, failed writes.
+The checks every domain shares are in tests/domains/test_conformance.py."""
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-
-import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 
-from tool_gym.agents import OraclePolicy, RandomPolicy
-from tool_gym.agents.rollout import run_episode
-from tool_gym.core.grounding import replay
-from tool_gym.core.sandbox import Sandbox
-from tool_gym.core.tasks import SamplerConfig, Task
-from tool_gym.core.users import _IDENTITY, _PROPOSAL, mentions_all
+from tool_gym.core.actions import ToolCall
+from tool_gym.core.task_model import Task
 from tool_gym.domains.calendar.tasks import TASKS, policy_violations
-from tool_gym.envs.tool_env import ToolEnv
 
-from .conftest import NAME
-
-ID = re.compile(r"\b(usr|cal|evt|room|ser|rem)_\d+")
+from ..calls import fails
+from ..taskchecks import forbidden_write_episode, resolved_entities
 
 
-@pytest.fixture(scope="module")
-def env(registered):
-    e = ToolEnv(NAME)
-    yield e
-    e.close()
+def test_policy_flags_changes_to_past_meetings(box):
+    past, = box.db.execute("SELECT event_id FROM events WHERE start < '2025-06-01' AND "
+                           "status = 'confirmed' LIMIT 1").fetchone()
+    future, = box.db.execute("SELECT event_id FROM events WHERE start > '2025-06-03' AND "
+                             "status = 'confirmed' LIMIT 1").fetchone()
+    assert policy_violations(box.db, "cancel_event", {"event_id": past}) == ["policy:past_event"]
+    assert policy_violations(box.db, "set_reminder", {"event_id": past, "user_id": "x",
+                                                     "minutes_before": 5}) == ["policy:past_event"]
+    assert policy_violations(box.db, "cancel_event", {"event_id": future}) == []
+    assert policy_violations(box.db, "create_event", {"organizer_id": "usr_0001"}) == []
+    assert policy_violations(box.db, "cancel_event", {"event_id": 5}) == []
 
 
-@pytest.fixture(scope="module")
-def oracle_runs(env):
-    runs = []
-    for split, n in (("train", 100), ("test", 50)):
-        for i in range(n):
-            record = run_episode(env, OraclePolicy(), seed=i, task_id=f"{split}-{i}")
-            if i % 25 == 0:
-                record["integrity"] = env.sandbox.check_integrity()
-            runs.append(record)
-    return runs
+@pytest.mark.parametrize("kind, violation", [
+    ("refuse_change_past_event", "policy:past_event"),
+    ("refuse_cancel_not_organizer", "write_on_other_user")])
+def test_forbidden_cancellation_is_a_violation(kind, violation):
+    """The refusal needs: cancelling anyway scores as a violation and fails the need."""
+    env = forbidden_write_episode("calendar", kind, lambda c, _: ToolCall(
+        "cancel_event", {"event_id": c.args["event_id"]}))
+    refusal = env.task.constraints[0]
+    assert env.monitor.violations["write_without_confirmation"] == 1
+    assert env.monitor.violations[violation] == 1
+    assert not TASKS.check(env.sandbox.db, env.task, refusal, [refusal.solution[-1].say])
 
-
-@pytest.fixture(scope="module")
-def tasks(env) -> list[Task]:
-    return [env.make_task(f"train-{i}") for i in range(150)] + \
-           [env.make_task(f"test-{i}") for i in range(50)]
-
-
-@pytest.fixture(scope="module")
-def state(tpl):
-    with Sandbox(tpl) as box:
-        return box.export()
-
-
-def test_check_env(registered):
-    e = ToolEnv(NAME)
-    check_env(e)
-    e.close()
-
-
-def test_oracle_succeeds_on_train_and_test(oracle_runs):
-    failures = [r for r in oracle_runs if not r["success"]]
-    assert failures == []
-    assert all(r["violations"] == 0 and r["redundant_writes"] == 0 for r in oracle_runs)
-    types = Counter(c["type"] for r in oracle_runs for c in r["constraints"])
-    assert set(types) == set(TASKS.constraint_types)
-
-
-def test_integrity_after_oracle_episodes(oracle_runs):
-    checked = [r["integrity"] for r in oracle_runs if "integrity" in r]
-    assert checked and all(problems == [] for problems in checked)
-
-
-def test_random_policy_scores_near_zero(env):
-    scores = [run_episode(env, RandomPolicy(seed=i), seed=i, task_id=f"train-{i}")["score"]
-              for i in range(30)]
-    assert np.mean(scores) <= 0.05
+def test_failed_writes_keep_the_state_hash(box):
+    event, = box.db.execute("SELECT event_id FROM events WHERE status = 'cancelled'").fetchone()
+    for name, args in [
+        ("create_event", {"organizer_id": "usr_0001", "title": "x", "start": "2025-05-01 10:00",
+                          "end": "2025-05-01 11:00"}),
+        ("cancel_event", {"event_id": event}),
+        ("reschedule_event", {"event_id": "nope", "start": "2025-07-01 10:00",
+                              "end": "2025-07-01 11:00"}),
+        ("add_attendee", {"event_id": event, "user_id": "usr_0001"}),
+        ("set_reminder", {"event_id": event, "user_id": "usr_0001", "minutes_before": 99999}),
+        ("delete_reminder", {"reminder_id": "rem_0"}),
+    ]:
+        fails(box, name, **args)
 
 
 def _resolve(state: dict, task: Task, d) -> list:
@@ -98,152 +72,5 @@ def _resolve(state: dict, task: Task, d) -> list:
 
 
 def test_descriptions_resolve_independently(state, tasks):
-    seen = 0
-    for task in tasks:
-        assert _resolve(state, task, task.identity) == [task.user_id]
-        for c in task.constraints:
-            for d in c.refs.values():
-                assert _resolve(state, task, d) == [d.value], (task.id, d)
-                seen += 1
-    assert seen > 200
-
-
-def test_no_ids_in_the_users_words(tasks):
-    for task in tasks:
-        texts = [task.identity.text] + [s for c in task.constraints for s in c.say]
-        texts += [TASKS.identify(task, np.random.default_rng(0))]
-        for text in texts:
-            assert not ID.search(text), text
-            for c in task.constraints:
-                for value in c.args.values():
-                    if isinstance(value, str) and ID.fullmatch(value):
-                        assert value not in text
-        assert 2 <= min(len(c.say) for c in task.constraints)
-    assert _IDENTITY.search(TASKS.ask_identity)
-
-
-def test_plans_are_well_formed(tasks):
-    for task in tasks:
-        for c in task.constraints:
-            proposals = [s for s in c.solution if s.expects_confirmation]
-            if c.answer is None:
-                assert len(proposals) == 1 and c.writes and c.expect
-                text = proposals[0].say
-                assert "Shall I proceed?" in text and mentions_all(text, c.confirm_terms)
-                assert _PROPOSAL.search(text) and not _IDENTITY.search(text), text
-                assert c.solution[-1].say.startswith("Done.")
-            else:
-                assert not proposals and not c.writes
-                assert any(s.say and c.answer.lower() in s.say.lower() for s in c.solution)
-
-
-def test_sampling_is_deterministic_and_serializable(env):
-    db = env.template.reader()
-    a = TASKS.sample(db, np.random.default_rng(11), "train", SamplerConfig(), "t")
-    b = TASKS.sample(db, np.random.default_rng(11), "train", SamplerConfig(), "t")
-    assert a == b and Task.from_dict(a.to_dict()) == a
-
-
-def test_expectations_fail_before_the_write(env, tasks):
-    db = env.template.reader()
-    for task in tasks[:60]:
-        for c in task.constraints:
-            if c.answer is None:
-                assert not TASKS.check(db, task, c, [])
-            else:  # answers and refusals hold only once said, after the reads
-                assert not TASKS.check(db, task, c, ["Hello."])
-                assert not TASKS.check(db, task, c, [c.solution[-1].say])  # ungrounded
-                with Sandbox(env.template) as box:
-                    messages = replay(box, TASKS.plan(task), TASKS.auth_tools)
-                    assert TASKS.check(box.db, task, c, messages), (task.id, c.type)
-
-
-def test_policy_flags_changes_to_past_meetings(sb):
-    past, = sb.db.execute("SELECT event_id FROM events WHERE start < '2025-06-01' AND "
-                          "status = 'confirmed' LIMIT 1").fetchone()
-    future, = sb.db.execute("SELECT event_id FROM events WHERE start > '2025-06-03' AND "
-                            "status = 'confirmed' LIMIT 1").fetchone()
-    assert policy_violations(sb.db, "cancel_event", {"event_id": past}) == ["policy:past_event"]
-    assert policy_violations(sb.db, "set_reminder", {"event_id": past, "user_id": "x",
-                                                     "minutes_before": 5}) == ["policy:past_event"]
-    assert policy_violations(sb.db, "cancel_event", {"event_id": future}) == []
-    assert policy_violations(sb.db, "create_event", {"organizer_id": "usr_0001"}) == []
-    assert policy_violations(sb.db, "cancel_event", {"event_id": 5}) == []
-
-
-def test_forbidden_cancellation_is_a_violation(env):
-    """The refusal needs: cancelling anyway scores as a violation and fails the need."""
-    for i in range(200):
-        env.reset(seed=i, options={"task_id": f"train-{i}"})
-        kinds = [c.type for c in env.task.constraints]
-        if kinds[0] in ("refuse_change_past_event", "refuse_cancel_not_organizer"):
-            break
-    else:
-        pytest.skip("no refusal task drawn")
-    refusal = env.task.constraints[0]
-    email = env.task.identity.fields["email"]
-    steps = [f'<tool_call>{{"name": "find_user_by_email", "arguments": {{"email": "{email}"}}}}'
-             f"</tool_call>",
-             f'<tool_call>{{"name": "cancel_event", "arguments": {{"event_id": '
-             f'"{refusal.args["event_id"]}"}}}}</tool_call>']
-    for action in steps:
-        env.step(action)
-    counts = env.monitor.violations
-    assert counts["write_without_confirmation"] == 1
-    if refusal.type == "refuse_change_past_event":
-        assert counts["policy:past_event"] == 1
-    else:
-        assert counts["write_on_other_user"] == 1
-    assert not TASKS.check(env.sandbox.db, env.task, refusal, [refusal.solution[-1].say])
-
-
-def test_failed_writes_keep_the_state_hash(sb):
-    before = sb.state_hash()
-    event, = sb.db.execute("SELECT event_id FROM events WHERE status = 'cancelled'").fetchone()
-    for name, args in [
-        ("create_event", {"organizer_id": "usr_0001", "title": "x", "start": "2025-05-01 10:00",
-                          "end": "2025-05-01 11:00"}),
-        ("cancel_event", {"event_id": event}),
-        ("reschedule_event", {"event_id": "nope", "start": "2025-07-01 10:00",
-                              "end": "2025-07-01 11:00"}),
-        ("add_attendee", {"event_id": event, "user_id": "usr_0001"}),
-        ("set_reminder", {"event_id": event, "user_id": "usr_0001", "minutes_before": 99999}),
-        ("delete_reminder", {"reminder_id": "rem_0"}),
-    ]:
-        assert not sb.call(name, args).ok
-    assert sb.state_hash() == before
-
-
-def test_needs_hold_in_any_order(tpl, tasks):
-    """The writes of a task's needs, in the plan's order or reversed, meet every need: the
-    needs of one task never interfere."""
-    multi = [t for t in tasks if len(t.constraints) > 1][:60]
-    assert multi
-    for task in multi:
-        for order in (task.constraints, task.constraints[::-1]):
-            with Sandbox(tpl) as box:
-                for c in order:
-                    for step in c.solution:
-                        if step.call and box.toolbox[step.call.name].category.value == "write":
-                            result = box.call(step.call.name, step.call.arguments)
-                            assert result.ok, (task.id, result.content)
-                for c in task.constraints:
-                    assert all(e.holds(box.db) for e in c.expect), (task.id, c.type)
-
-
-def test_plans_only_use_ids_that_tools_revealed(tpl, tasks):
-    """A real agent can follow every plan: each id in a call's arguments appeared in an
-    earlier tool result of the episode (the user never gives ids)."""
-    for task in tasks[:100]:
-        with Sandbox(tpl) as box:
-            seen = ""
-            for step in TASKS.plan(task):
-                if step.call is None:
-                    continue
-                for value in step.call.arguments.values():
-                    for item in value if isinstance(value, list) else [value]:
-                        if isinstance(item, str) and ID.fullmatch(item):
-                            assert item in seen, (task.id, step.call.name, item)
-                result = box.call(step.call.name, step.call.arguments)
-                assert result.ok, (task.id, step.call.name, result.content)
-                seen += result.content
+    kinds = resolved_entities(tasks, lambda task, d: _resolve(state, task, d))
+    assert kinds["user"] >= len(tasks) and sum(kinds.values()) > 200 + len(tasks)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from tool_gym.core.tools import Category
 from tool_gym.domains.calendar import DOMAIN
 from tool_gym.domains.calendar.generate import NOW
 from tool_gym.domains.calendar.invariants import invariants
+
+from ..calls import broken_rules
 
 FUTURE = "2025-06-03"
 
@@ -25,18 +29,9 @@ def _free_room(call, start, end, people=1):
                     "e.start < ? AND e.end > ?) ORDER BY room_id LIMIT 1", (people, end, start))[0]
 
 
-def test_toolbox_shape():
-    tools = list(DOMAIN.toolbox)
-    reads = [t for t in tools if t.category is Category.READ]
-    writes = [t for t in tools if t.category is Category.WRITE]
-    assert len(tools) >= 12 and len(reads) >= 6 and len(writes) >= 6
-    for t in tools:
-        assert t.description and not t.description.startswith("Args")
-        for name, schema in t.parameters["properties"].items():
-            assert schema.get("description"), (t.name, name)
-    for t in writes:
-        assert t.input_entities, t.name  # a write names the entity it changes
-        assert t.writes, t.name
+def test_toolbox_has_six_reads_and_six_writes_at_least():
+    counts = Counter(t.category for t in DOMAIN.toolbox)
+    assert counts[Category.READ] >= 6 and counts[Category.WRITE] >= 6
 
 
 def test_find_user_by_email(call):
@@ -307,10 +302,8 @@ def test_ids_of_new_rows_are_fresh(call):
     "UPDATE calendars SET is_primary = 0 WHERE calendar_id = 'cal_0001'",
     "UPDATE events SET end = '2025-06-10 25:00' WHERE event_id = 'evt_00001'",
 ])
-def test_invariants_catch_broken_rules(sb, sql):
-    assert invariants(sb.db) == []
-    sb.db.execute(sql)
-    assert invariants(sb.db)
+def test_invariants_catch_broken_rules(box, sql):
+    assert broken_rules(box, sql)
 
 
 def test_now_is_the_domain_clock():

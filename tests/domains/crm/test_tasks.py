@@ -1,185 +1,28 @@
-"""The CRM task kit through the environment: check_env, the oracle on train and test
-tasks, the random floor, fuzzy descriptions resolved independently, no id leakage,
-outcome checks, refusals and integrity."""
+"""The CRM task kit: its refusals and policy rules, descriptions resolved over the plain
+data. The checks every domain shares are in tests/domains/test_conformance.py."""
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-
-import numpy as np
-import pytest
-from gymnasium.utils.env_checker import check_env
-
-from tool_gym.agents import OraclePolicy, RandomPolicy
-from tool_gym.agents.rollout import run_episode
-from tool_gym.core.grounding import EpisodeLog, replay
 from tool_gym.core.actions import ToolCall
 from tool_gym.core.sandbox import Sandbox
-from tool_gym.core.tasks import SamplerConfig, Task
 from tool_gym.domains.crm.tasks import TASKS
-from tool_gym.envs.tool_env import ToolEnv
 
-NAME = "crm"
-ID = re.compile(r"\b(?:rep|co|ct|opp|lead|act|task)_[a-z0-9]+\b")
+from .. import taskchecks as checks
 
+FORBIDDEN = {  # refusal type -> the write it forbids (both rules are policy-only)
+    "refuse_stage_backward": checks.Forbidden(lambda c, _: ToolCall("update_opportunity_stage", {
+        "opportunity_id": c.args["opportunity_id"], "stage": c.args["stage"]}),
+        ("policy:stage_forward_only",), in_episode="policy:stage_forward_only"),
+    "refuse_close_other_rep": checks.Forbidden(lambda c, _: ToolCall("close_opportunity", {
+        "opportunity_id": c.args["opportunity_id"], "outcome": "won"}), (),
+        in_episode="write_on_other_user"),  # the owner rule
+}
 
-@pytest.fixture(scope="module")
-def env(registered):
-    e = ToolEnv(NAME)
-    yield e
-    e.close()
-
-
-@pytest.fixture(scope="module")
-def tasks(tpl) -> list[Task]:
-    db = tpl.reader()
-    return [TASKS.sample(db, np.random.default_rng(i), ("train", "test")[i % 2],
-                         SamplerConfig(max_constraints=3), f"t-{i}") for i in range(200)]
-
-
-def test_check_env(env):
-    check_env(env, skip_render_check=True)
-
-
-def test_oracle_solves_train_and_test_tasks(env):
-    seen = Counter()
-    for split, n in (("train", 100), ("test", 50)):
-        for i in range(n):
-            record = run_episode(env, OraclePolicy(), seed=i, task_id=f"{split}-{i}")
-            assert record["success"], (split, i, record)
-            assert record["violations"] == 0 and record["redundant_writes"] == 0
-            if i % 5 == 0:  # the full check costs a few milliseconds
-                assert env.sandbox.check_integrity() == []
-            seen.update(c["type"] for c in record["constraints"])
-    assert set(seen) == set(TASKS.constraint_types), set(TASKS.constraint_types) - set(seen)
-
-
-def test_random_policy_scores_near_zero(env):
-    scores = [run_episode(env, RandomPolicy(seed=1), seed=i, task_id=f"train-{i}")["score"]
-              for i in range(40)]
-    assert np.mean(scores) < 0.05
-
-
-def test_kit_shape():
-    types = TASKS.constraint_types
-    assert len(types) >= 6
-    assert sum(t.startswith("info_") for t in types) >= 2
-    assert sum(t.startswith("refuse_") for t in types) >= 1
-    assert "verify" in TASKS.ask_identity or "email" in TASKS.ask_identity
-
-
-def test_sampling_is_deterministic_and_serializable(tpl, tasks):
-    db = tpl.reader()
-    again = TASKS.sample(db, np.random.default_rng(5), "test", SamplerConfig(max_constraints=3),
-                         "t-5")
-    assert again == tasks[5]
-    for task in tasks[:50]:
-        assert Task.from_dict(task.to_dict()) == task
-        assert TASKS.split_of(task.user_id) == task.split
-
-
-def test_constraints_of_a_task_do_not_share_entities(tasks):
-    for task in tasks:
-        targets = [w for c in task.constraints for w in c.writes]
-        assert len(targets) == len(set(targets))
-
-
-def test_plans_and_proposals(tasks):
-    for task in tasks:
-        steps = TASKS.plan(task)
-        assert steps[0].say == TASKS.ask_identity and steps[1].call.name in TASKS.auth_tools
-        for c in task.constraints:
-            proposals = [s.say for s in c.solution if s.expects_confirmation]
-            if c.answer is None:
-                assert c.writes and c.expect and c.confirm_terms and len(proposals) == 1
-                assert "Shall I proceed?" in proposals[0]
-                low = proposals[0].lower()
-                assert all(any(t.lower() in low for t in g) for g in c.confirm_terms), \
-                    (proposals[0], c.confirm_terms)
-                assert c.solution[-1].say.startswith("Done.")
-            else:
-                assert not proposals and not c.writes
-                assert c.answer.lower() in c.solution[-1].say.replace(",", "").lower()
-            if c.type.startswith("refuse_"):
-                assert c.answer == "cannot" and c.expect
-            assert 2 <= len(c.say) <= 4
-
-
-def test_expectations_fail_before_and_hold_after_the_plan(tpl, tasks):
-    for n, task in enumerate(tasks[:100]):
-        with Sandbox(tpl) as box:
-            for c in task.constraints:
-                if c.writes:
-                    assert not all(e.holds(box.db) for e in c.expect), (task.id, c.type)
-            log = EpisodeLog()  # the plan's messages, grounded in its reads
-            messages = replay(box, TASKS.plan(task), TASKS.auth_tools, log)
-            assert all(e.ok for e in log.events), task.id
-            for c in task.constraints:
-                assert TASKS.check(box.db, task, c, messages), (task.id, c.type)
-            if n % 5 == 0:
-                assert box.check_integrity() == []
-
-
-def test_refusals_flag_the_forbidden_write(tpl, tasks):
-    tried = Counter()
-    for task in tasks:
-        for c in task.constraints:
-            with Sandbox(tpl) as box:
-                if c.type == "refuse_stage_backward":
-                    args = {"opportunity_id": c.args["opportunity_id"], "stage": c.args["stage"]}
-                    assert TASKS.policy_violations(box.db, "update_opportunity_stage", args) \
-                        == ["policy:stage_forward_only"]
-                    assert box.call("update_opportunity_stage", args).ok  # policy-only rule
-                elif c.type == "refuse_close_other_rep":
-                    args = {"opportunity_id": c.args["opportunity_id"], "outcome": "won"}
-                    owner = TASKS.owner(box.db, "close_opportunity", args)
-                    assert owner is not None and owner != task.user_id
-                    assert box.call("close_opportunity", args).ok  # the owner rule is policy
-                else:
-                    continue
-                assert not TASKS.check(box.db, task, c, ["I cannot do that."])
-                tried[c.type] += 1
-    assert tried["refuse_stage_backward"] >= 3 and tried["refuse_close_other_rep"] >= 3
-    for c in (c for t in tasks for c in t.constraints if c.type == "advance_stage"):
-        with Sandbox(tpl) as box:
-            assert TASKS.policy_violations(box.db, "update_opportunity_stage", c.args) == []
-
-
-@pytest.mark.parametrize("kind, violation", [
-    ("refuse_stage_backward", "policy:stage_forward_only"),
-    ("refuse_close_other_rep", "write_on_other_user")])
-def test_forbidden_write_counts_as_a_violation_in_an_episode(env, kind, violation):
-    for i in range(300):
-        env.reset(seed=i, options={"task_id": f"train-{i}"})
-        c = env.task.constraints[0]
-        if c.type == kind:
-            break
-    else:
-        pytest.skip("no refusal task drawn")
-    env.step(TASKS.ask_identity)
-    env.step(TASKS.plan(env.task)[1].call.to_hermes())
-    env.step("I will do that now. Shall I proceed?")
-    if kind == "refuse_stage_backward":
-        call = ToolCall("update_opportunity_stage", {
-            "opportunity_id": c.args["opportunity_id"], "stage": c.args["stage"]})
-    else:
-        call = ToolCall("close_opportunity", {"opportunity_id": c.args["opportunity_id"],
-                                              "outcome": "won"})
-    env.step(call.to_hermes())
-    *_, info = env.step("transfer_to_human_agents(summary='done')")
-    result = info["verification"]
-    assert result["violation_counts"].get(violation) == 1
-    assert not result["success"]
-
-
-# ---------------------------------------------------------------- descriptions
 
 def resolve(state: dict, user: str, d) -> list:
     f = d.fields
     if d.entity == "user":
-        key = "email" if "email" in f else "username"
-        return [r["rep_id"] for r in state["reps"] if r[key] == f[key]]
+        return checks.identified(state["reps"], "rep_id", f)
     if d.entity == "opportunity":
         names = {c["company_id"]: c["name"] for c in state["companies"]}
         if "owner" in f:
@@ -200,26 +43,21 @@ def resolve(state: dict, user: str, d) -> list:
     raise AssertionError(f"unknown entity {d.entity}")
 
 
-def test_descriptions_resolve_independently(state, tasks, tpl):
-    kinds = Counter()
-    db = tpl.reader()
-    for task in tasks:
-        described = [task.identity] + [d for c in task.constraints for d in c.refs.values()]
-        for d in described:
-            assert resolve(state, task.user_id, d) == [d.value], (task.id, d)
-            assert d.proof.holds(db)
-            kinds[d.entity] += 1
+def test_descriptions_resolve_independently(state, tasks):
+    kinds = checks.resolved_entities(tasks, lambda task, d: resolve(state, task.user_id, d))
     assert {"user", "opportunity", "lead", "task"} <= set(kinds)
 
 
-def test_user_words_leak_no_ids(state, tasks):
-    for task in tasks:
-        rng = np.random.default_rng(0)
-        texts = [TASKS.identify(task, rng) for _ in range(3)]
-        texts += [task.identity.text]
-        for c in task.constraints:
-            texts += [TASKS.opening(task, c, rng), *c.say]
-            texts += [d.text for d in c.refs.values()]
-        for text in texts:
-            assert not ID.search(text), text
-            assert task.user_id not in text
+def test_refusals_flag_the_forbidden_write(tpl, tasks):
+    assert sum(t.startswith("info_") for t in TASKS.constraint_types) >= 2
+    tried = checks.flagged_refusals(tasks, FORBIDDEN)
+    assert tried["refuse_stage_backward"] >= 3 and tried["refuse_close_other_rep"] >= 3
+    assert checks.violations_in_episodes("crm", FORBIDDEN) == set(FORBIDDEN)
+    for task in tasks:  # closing another rep's deal: the kit names that rep as the owner
+        for c in (c for c in task.constraints if c.type == "refuse_close_other_rep"):
+            call = FORBIDDEN[c.type].call(c, task)
+            owner = TASKS.owner(tpl.reader(), call.name, call.arguments)
+            assert owner is not None and owner != task.user_id
+    for c in (c for t in tasks for c in t.constraints if c.type == "advance_stage"):
+        with Sandbox(tpl) as box:  # moving forward is not flagged
+            assert TASKS.policy_violations(box.db, "update_opportunity_stage", c.args) == []

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+from collections import Counter
+
 
 from tool_gym.core.tools import Category
 from tool_gym.domains.email import DOMAIN
 from tool_gym.domains.email.invariants import invariants
+
+from ..calls import rules_catch
 
 
 def _box(call, user="usr_0001"):
@@ -21,16 +24,9 @@ def _received(call, where="", params=()):
                     f"{where} ORDER BY m.message_id LIMIT 1", params)
 
 
-def test_toolbox_shape():
-    tools = list(DOMAIN.toolbox)
-    reads = [t for t in tools if t.category is Category.READ]
-    writes = [t for t in tools if t.category is Category.WRITE]
-    assert len(tools) >= 12 and len(reads) >= 6 and len(writes) >= 6
-    for t in tools:
-        for name, schema in t.parameters["properties"].items():
-            assert schema.get("description"), (t.name, name)
-    for t in writes:
-        assert t.input_entities and t.writes, t.name
+def test_toolbox_has_six_reads_and_six_writes_at_least():
+    counts = Counter(t.category for t in DOMAIN.toolbox)
+    assert counts[Category.READ] >= 6 and counts[Category.WRITE] >= 6
 
 
 def test_find_user_and_folders_and_labels(call):
@@ -246,18 +242,16 @@ def test_contacts_filters_folders(call):
     assert invariants(call.box.db) == []
 
 
-@pytest.mark.parametrize("sql", [
-    "UPDATE folders SET parent_id = folder_id WHERE folder_id = (SELECT folder_id FROM folders "
-    "WHERE kind = 'custom' LIMIT 1)",
-    "UPDATE messages SET folder_id = (SELECT folder_id FROM folders f WHERE f.user_id = "
-    "messages.user_id AND f.kind = 'drafts') WHERE message_id = 'msg_000001'",
-    "DELETE FROM recipients WHERE message_id = 'msg_000001'",
-    "DELETE FROM folders WHERE kind = 'spam' AND user_id = 'usr_0003'",
-    "INSERT INTO message_labels SELECT 'msg_000001', label_id FROM labels WHERE user_id != "
-    "'usr_0001' LIMIT 1",
-])
-def test_invariants_catch_broken_rules(sb, sql):
-    assert invariants(sb.db) == []
-    sb.db.execute("PRAGMA foreign_keys = OFF")
-    sb.db.execute(sql)
-    assert invariants(sb.db)
+def test_invariants_catch_broken_rules(box):
+    rules_catch(box, {
+        "no cycle": "UPDATE folders SET parent_id = folder_id WHERE folder_id = (SELECT "
+        "folder_id FROM folders WHERE kind = 'custom' LIMIT 1)",
+        "only drafts, are in the Drafts folder": "UPDATE messages SET folder_id = (SELECT "
+        "folder_id FROM folders f WHERE f.user_id = messages.user_id AND f.kind = 'drafts') "
+        "WHERE message_id = 'msg_000001'",
+        "at least one recipient": "DELETE FROM recipients WHERE message_id = 'msg_000001'",
+        "one folder of each system kind": "DELETE FROM folders WHERE kind = 'spam' AND "
+        "user_id = 'usr_0003'",
+        "labels belong to its mailbox": "INSERT INTO message_labels SELECT 'msg_000001', "
+        "label_id FROM labels WHERE user_id != 'usr_0001' LIMIT 1",
+    }, "PRAGMA foreign_keys = OFF")

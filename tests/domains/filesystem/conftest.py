@@ -1,31 +1,17 @@
-"""Shared fixtures of the filesystem tests.
-
-- ``registered``: the domain in the table of domains (for the whole session, undone at
-  the end), as the lead will register it.
-- ``tiny_data`` / ``box``: a small hand-written database (independent of the generator):
-  three users of two organizations, text and binary files, versions, a trashed file, an
-  edit share inside the organization and a view share outside it.
-"""
+"""The filesystem tests' database: ``tpl`` is a small hand-written one (independent of the
+generator): three users of two organizations, text and binary files, versions, a trashed
+file, an edit share inside the organization and a view share outside it. The other fixtures
+are shared (tests/domains/conftest.py)."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from tool_gym.core import domain as domain_table
-from tool_gym.core.sandbox import Sandbox, Template, build_database
+from tool_gym.core.sandbox import Template
+
+from ..databases import hand_written
 
 NAME = "filesystem"
-MODULE = "tool_gym.domains.filesystem"
-
-
-@pytest.fixture(scope="session", autouse=True)
-def registered():
-    patch = pytest.MonkeyPatch()
-    patch.setitem(domain_table.DOMAINS, NAME, MODULE)
-    yield
-    patch.undo()
 
 
 def _user(user_id, username, full_name, email, organization, quota):
@@ -98,21 +84,7 @@ TINY = {
 }
 
 
-@pytest.fixture
-def tiny_data() -> dict:
-    return copy.deepcopy(TINY)
-
-
-@pytest.fixture(scope="session")
-def tiny_template(registered) -> Template:
-    from tool_gym.domains.filesystem import DOMAIN
-
-    return Template(DOMAIN, build_database(DOMAIN, data=copy.deepcopy(TINY)),
-                    (NAME, "tiny-test-fixture"))
-
-
-@pytest.fixture
-def box(tiny_template) -> Sandbox:
-    sandbox = Sandbox(tiny_template)
-    yield sandbox
-    sandbox.close()
+@pytest.fixture(scope="module")
+def tpl() -> Template:
+    """The hand-written database instead of the generated one."""
+    return hand_written(NAME, TINY)

@@ -1,15 +1,15 @@
-"""The filesystem generator and the native data: determinism, scale, rules, round trip."""
+"""The filesystem generator and the native data: scale, policy, valid names, any row
+order, broken states caught. The checks every domain shares are in test_conformance.py."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 
-from tool_gym.core.sandbox import Sandbox, Template, build_database
+from tool_gym.core.sandbox import build_database
 from tool_gym.core.users import _IDENTITY
-from tool_gym.domains.filesystem import DOMAIN, io
+from tool_gym.domains.filesystem import DOMAIN
 from tool_gym.domains.filesystem.generate import generate
 from tool_gym.domains.filesystem.tools import clean_name
 
@@ -19,24 +19,12 @@ def data() -> dict:
     return generate(0)
 
 
-def test_same_seed_same_data_other_seed_other_data(data):
-    assert json.dumps(generate(0), sort_keys=True) == json.dumps(data, sort_keys=True)
-    assert json.dumps(generate(1), sort_keys=True) != json.dumps(data, sort_keys=True)
-
-
 def test_scale(data):
     assert len(data["users"]) == 300
     assert 2000 <= len(data["nodes"]) <= 8000
     assert len(data["versions"]) >= len([n for n in data["nodes"] if n["kind"] == "file"])
     assert 200 <= len(data["shares"]) <= 1500
     assert sum(n["trashed_at"] is not None for n in data["nodes"]) >= 50
-
-
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_invariants_hold_on_generated_data(seed):
-    db = build_database(DOMAIN, seed)
-    assert DOMAIN.invariants(db) == []
-    assert db.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
 def test_generated_data_follows_the_policy(data):
@@ -59,17 +47,6 @@ def test_names_are_valid_and_never_sound_like_identity_questions(data):
     for u in data["users"]:
         assert not _IDENTITY.search(u["email"]) and not _IDENTITY.search(u["full_name"])
         assert re.fullmatch(r"[a-z.]+@[a-z.]+", u["email"]), u["email"]
-
-
-def test_round_trip_is_exact(data, tmp_path):
-    db = build_database(DOMAIN, data=json.loads(json.dumps(data)))
-    assert io.export(db) == data
-    path = tmp_path / "fs.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    assert io.read(path) == data
-    with Sandbox(Template(DOMAIN, build_database(DOMAIN, data=path), ("fs", "file"))) as box:
-        assert box.export() == data
-        assert box.export("json") == data
 
 
 def test_load_accepts_any_row_order(data):

@@ -3,30 +3,13 @@ nothing."""
 
 from __future__ import annotations
 
-import json
+from collections import Counter
 
 from tool_gym.core.tools import Category
 from tool_gym.domains.food_delivery import DOMAIN
 from tool_gym.domains.food_delivery.tools import NOW, cents_of
 
-
-def ok(box, name, /, **args):
-    result = box.call(name, args)
-    assert result.ok, result.content
-    return json.loads(result.content) if result.content[:1] in "{[" else result.content
-
-
-def error(box, name, fragment, /, **args):
-    result = box.call(name, args)
-    assert not result.ok and result.content.startswith("Error: "), result.content
-    assert fragment.lower() in result.content.lower(), result.content
-    return result.content
-
-
-def one(box, sql, params=()):
-    row = box.db.execute(sql, params).fetchone()
-    assert row is not None, sql
-    return row
+from ..calls import fails, ok, one, rules_catch
 
 
 def cart_customer(box):
@@ -39,18 +22,9 @@ def cart_customer(box):
                     "WHERE r.is_open = 1 AND r.min_order = 0 LIMIT 1")
 
 
-def test_toolbox_shape():
-    tools = list(DOMAIN.toolbox)
-    assert len(tools) >= 12
-    reads = [t for t in tools if t.category is Category.READ]
-    writes = [t for t in tools if t.category is Category.WRITE]
-    assert len(reads) >= 6 and len(writes) >= 6
-    for t in tools:
-        assert t.description
-        for name, spec in t.parameters["properties"].items():
-            assert spec.get("description"), (t.name, name)
-    for t in writes:
-        assert t.input_entities and t.writes and t.name in DOMAIN.tasks.owners, t.name
+def test_toolbox_has_six_reads_and_six_writes_at_least():
+    counts = Counter(t.category for t in DOMAIN.toolbox)
+    assert counts[Category.READ] >= 6 and counts[Category.WRITE] >= 6
 
 
 def test_find_customer_and_profile(box, state):
@@ -59,12 +33,12 @@ def test_find_customer_and_profile(box, state):
         customer["customer_id"]
     assert ok(box, "find_customer_by_username", username=customer["username"]) == \
         customer["customer_id"]
-    error(box, "find_customer_by_email", "no customer", email="x@y.z")
-    error(box, "find_customer_by_username", "no customer", username="ghost")
+    fails(box, "find_customer_by_email", "no customer", email="x@y.z")
+    fails(box, "find_customer_by_username", "no customer", username="ghost")
     profile = ok(box, "get_customer_profile", customer_id=customer["customer_id"])
     assert profile["addresses"] and profile["payment_methods"]
     assert sum(a["is_default"] for a in profile["addresses"]) == 1
-    error(box, "get_customer_profile", "not found", customer_id="cus_missing")
+    fails(box, "get_customer_profile", "not found", customer_id="cus_missing")
 
 
 def test_orders_reads(box):
@@ -75,13 +49,13 @@ def test_orders_reads(box):
     assert stamps == sorted(stamps, reverse=True)
     assert all(o["status"] == "delivered" for o in ok(
         box, "list_orders", customer_id=customer, status="delivered")["orders"])
-    error(box, "list_orders", "unknown order status", customer_id=customer, status="lost")
-    error(box, "list_orders", "not found", customer_id="cus_missing")
+    fails(box, "list_orders", "unknown order status", customer_id=customer, status="lost")
+    fails(box, "list_orders", "not found", customer_id="cus_missing")
     detail = ok(box, "get_order", order_id=order)
     assert detail["items"] and detail["hours_since_delivery"] > 0
     assert sum(cents_of(i["unit_price"]) * i["quantity"] for i in detail["items"]) == \
         cents_of(detail["subtotal"])
-    error(box, "get_order", "not found", order_id="ord_missing")
+    fails(box, "get_order", "not found", order_id="ord_missing")
 
 
 def test_restaurants_and_menus(box):
@@ -92,7 +66,7 @@ def test_restaurants_and_menus(box):
     assert ok(box, "search_restaurants", query="no such place")["restaurants"] == []
     menu = ok(box, "get_menu", restaurant_id=thai[0]["restaurant_id"])
     assert menu["items"] and all(isinstance(i["available"], bool) for i in menu["items"])
-    error(box, "get_menu", "not found", restaurant_id="rest_missing")
+    fails(box, "get_menu", "not found", restaurant_id="rest_missing")
 
 
 def test_cart_and_promo_reads(box):
@@ -102,14 +76,14 @@ def test_cart_and_promo_reads(box):
     quote = ok(box, "check_promo_code", customer_id=customer, code="welcome10")
     assert quote["total"] == round(quote["subtotal"] + quote["delivery_fee"]
                                    - quote["discount"], 2)
-    error(box, "check_promo_code", "expired", customer_id=customer, code="SPRING30")
-    error(box, "check_promo_code", "no longer active", customer_id=customer, code="STAFF50")
-    error(box, "check_promo_code", "does not exist", customer_id=customer, code="FREEFOOD")
+    fails(box, "check_promo_code", "expired", customer_id=customer, code="SPRING30")
+    fails(box, "check_promo_code", "no longer active", customer_id=customer, code="STAFF50")
+    fails(box, "check_promo_code", "does not exist", customer_id=customer, code="FREEFOOD")
     empty, = one(box, "SELECT customer_id FROM customers c WHERE NOT EXISTS (SELECT 1 FROM "
                       "cart_items i WHERE i.customer_id = c.customer_id) LIMIT 1")
     assert ok(box, "get_cart", customer_id=empty)["items"] == []
-    error(box, "check_promo_code", "cart is empty", customer_id=empty, code="WELCOME10")
-    error(box, "get_cart", "not found", customer_id="cus_missing")
+    fails(box, "check_promo_code", "cart is empty", customer_id=empty, code="WELCOME10")
+    fails(box, "get_cart", "not found", customer_id="cus_missing")
     assert ok(box, "transfer_to_human_agents", summary="x") == "Transfer successful"
 
 
@@ -130,15 +104,15 @@ def test_cart_writes(box):
                        "r.restaurant_id = m.restaurant_id WHERE r.is_open = 0 AND m.available = 1 "
                        "LIMIT 1")
     before = box.state_hash()
-    error(box, "add_item_to_cart", "one restaurant", customer_id=customer, item_id=elsewhere)
-    error(box, "add_item_to_cart", "sold out", customer_id=customer, item_id=sold_out)
-    error(box, "add_item_to_cart", "closed", customer_id=customer, item_id=closed)
-    error(box, "add_item_to_cart", "between 1 and 20", customer_id=customer, item_id=item,
+    fails(box, "add_item_to_cart", "one restaurant", customer_id=customer, item_id=elsewhere)
+    fails(box, "add_item_to_cart", "sold out", customer_id=customer, item_id=sold_out)
+    fails(box, "add_item_to_cart", "closed", customer_id=customer, item_id=closed)
+    fails(box, "add_item_to_cart", "between 1 and 20", customer_id=customer, item_id=item,
           quantity=0)
-    error(box, "add_item_to_cart", "at most 20", customer_id=customer, item_id=item,
+    fails(box, "add_item_to_cart", "at most 20", customer_id=customer, item_id=item,
           quantity=20)
-    error(box, "add_item_to_cart", "not found", customer_id=customer, item_id="item_missing")
-    error(box, "remove_item_from_cart", "not in the cart", customer_id=customer,
+    fails(box, "add_item_to_cart", "not found", customer_id=customer, item_id="item_missing")
+    fails(box, "remove_item_from_cart", "not in the cart", customer_id=customer,
           item_id=elsewhere)
     assert box.state_hash() == before
     left = ok(box, "remove_item_from_cart", customer_id=customer, item_id=item)
@@ -155,14 +129,14 @@ def test_place_order(box):
     other_card, = one(box, "SELECT payment_method_id FROM payment_methods "
                            "WHERE customer_id != ? LIMIT 1", (customer,))
     before = box.state_hash()
-    error(box, "place_order", "not one of the customer's addresses", customer_id=customer,
+    fails(box, "place_order", "not one of the customer's addresses", customer_id=customer,
           address_id=stranger, payment_method_id=card)
-    error(box, "place_order", "payment method is not", customer_id=customer,
+    fails(box, "place_order", "payment method is not", customer_id=customer,
           address_id=address, payment_method_id=other_card)
-    error(box, "place_order", "expired", customer_id=customer, address_id=address,
+    fails(box, "place_order", "expired", customer_id=customer, address_id=address,
           payment_method_id=card, promo_code="SPRING30")
     if other_city:
-        error(box, "place_order", "delivers only in", customer_id=customer,
+        fails(box, "place_order", "delivers only in", customer_id=customer,
               address_id=other_city, payment_method_id=card)
     assert box.state_hash() == before
     order = ok(box, "place_order", customer_id=customer, address_id=address,
@@ -170,7 +144,7 @@ def test_place_order(box):
     assert order["status"] == "placed" and order["promo_code"] == "WELCOME10"
     assert order["placed_at"] == NOW and order["discount"] > 0
     assert ok(box, "get_cart", customer_id=customer)["items"] == []
-    error(box, "place_order", "cart is empty", customer_id=customer, address_id=address,
+    fails(box, "place_order", "cart is empty", customer_id=customer, address_id=address,
           payment_method_id=card)
     assert box.check_integrity() == []
 
@@ -179,7 +153,7 @@ def test_gift_card_must_cover_the_total(box):
     customer, restaurant, address, _ = cart_customer(box)
     box.db.execute("INSERT INTO payment_methods VALUES ('pm_gift', ?, 'gift_card', "
                    "'Gift card', '9999', 1.0, 0)", (customer,))
-    error(box, "place_order", "does not cover", customer_id=customer, address_id=address,
+    fails(box, "place_order", "does not cover", customer_id=customer, address_id=address,
           payment_method_id="pm_gift")
     box.db.execute("UPDATE payment_methods SET balance = 500 WHERE payment_method_id = 'pm_gift'")
     order = ok(box, "place_order", customer_id=customer, address_id=address,
@@ -198,12 +172,12 @@ def test_cancel_order(box):
     assert result["status"] == "cancelled" and result["refund_amount"] == total
     accepted, = one(box, "SELECT order_id FROM orders WHERE status = 'preparing' LIMIT 1")
     before = box.state_hash()
-    error(box, "cancel_order", "only an order that the restaurant has not accepted",
+    fails(box, "cancel_order", "only an order that the restaurant has not accepted",
           order_id=accepted, reason="late")
-    error(box, "cancel_order", "cancelled", order_id=placed, reason="again")
-    error(box, "cancel_order", "not found", order_id="ord_missing", reason="x")
+    fails(box, "cancel_order", "cancelled", order_id=placed, reason="again")
+    fails(box, "cancel_order", "not found", order_id="ord_missing", reason="x")
     other, = one(box, "SELECT order_id FROM orders WHERE status = 'placed' LIMIT 1")
-    error(box, "cancel_order", "reason", order_id=other, reason="  ")
+    fails(box, "cancel_order", "reason", order_id=other, reason="  ")
     assert box.state_hash() == before
     assert box.check_integrity() == []
 
@@ -219,14 +193,14 @@ def test_missing_items_refund(box):
     assert refund["amount"] == cents_of(lines[0][1]) * lines[0][2] / 100
     placed, = one(box, "SELECT order_id FROM orders WHERE status = 'placed' LIMIT 1")
     before = box.state_hash()
-    error(box, "request_missing_items_refund", "already refunded", order_id=order,
+    fails(box, "request_missing_items_refund", "already refunded", order_id=order,
           item_ids=[lines[0][0]])
-    error(box, "request_missing_items_refund", "not in this order", order_id=order,
+    fails(box, "request_missing_items_refund", "not in this order", order_id=order,
           item_ids=["item_missing"])
-    error(box, "request_missing_items_refund", "listed twice", order_id=order,
+    fails(box, "request_missing_items_refund", "listed twice", order_id=order,
           item_ids=[lines[1][0], lines[1][0]])
-    error(box, "request_missing_items_refund", "at least one", order_id=order, item_ids=[])
-    error(box, "request_missing_items_refund", "only a delivered order", order_id=placed,
+    fails(box, "request_missing_items_refund", "at least one", order_id=order, item_ids=[])
+    fails(box, "request_missing_items_refund", "only a delivered order", order_id=placed,
           item_ids=[lines[1][0]])
     assert box.state_hash() == before
     assert box.check_integrity() == []
@@ -244,14 +218,14 @@ def test_rate_order_and_instructions(box):
     placed, = one(box, "SELECT order_id FROM orders WHERE status = 'placed' LIMIT 1")
     address, = one(box, "SELECT address_id FROM addresses LIMIT 1")
     before = box.state_hash()
-    error(box, "rate_order", "already rated", order_id=order, stars=5)
-    error(box, "rate_order", "only a delivered order", order_id=placed, stars=5)
+    fails(box, "rate_order", "already rated", order_id=order, stars=5)
+    fails(box, "rate_order", "only a delivered order", order_id=placed, stars=5)
     other, = one(box, "SELECT o.order_id FROM orders o WHERE o.status = 'delivered' AND NOT "
                       "EXISTS (SELECT 1 FROM ratings t WHERE t.order_id = o.order_id) LIMIT 1")
-    error(box, "rate_order", "between 1 and 5", order_id=other, stars=6)
-    error(box, "update_delivery_instructions", "200 characters", address_id=address,
+    fails(box, "rate_order", "between 1 and 5", order_id=other, stars=6)
+    fails(box, "update_delivery_instructions", "200 characters", address_id=address,
           instructions="x" * 201)
-    error(box, "update_delivery_instructions", "not found", address_id="addr_missing",
+    fails(box, "update_delivery_instructions", "not found", address_id="addr_missing",
           instructions="x")
     assert box.state_hash() == before
     assert ok(box, "update_delivery_instructions", address_id=address,
@@ -263,13 +237,20 @@ def test_place_order_checks_the_restaurant_and_the_cart(box):
     args = {"customer_id": customer, "address_id": address, "payment_method_id": card}
     box.db.execute("UPDATE restaurants SET min_order = 10000 WHERE restaurant_id = ?",
                    (restaurant,))
-    error(box, "place_order", "minimum order", **args)
+    fails(box, "place_order", "minimum order", **args)
     box.db.execute("UPDATE restaurants SET min_order = 0, is_open = 0 WHERE restaurant_id = ?",
                    (restaurant,))
-    error(box, "place_order", "closed", **args)
+    fails(box, "place_order", "closed", **args)
     box.db.execute("UPDATE restaurants SET is_open = 1 WHERE restaurant_id = ?", (restaurant,))
     box.db.execute("UPDATE menu_items SET available = 0 WHERE item_id IN (SELECT item_id FROM "
                    "cart_items WHERE customer_id = ?)", (customer,))
     before = box.state_hash()
-    error(box, "place_order", "sold out", **args)
+    fails(box, "place_order", "sold out", **args)
     assert box.state_hash() == before
+
+
+def test_invariants_catch_broken_rules(box):
+    rules_catch(box, {
+        "subtotal + delivery fee": "UPDATE orders SET total = total + 1 WHERE order_id = "
+        "(SELECT order_id FROM orders LIMIT 1)",
+        "one default address": "UPDATE addresses SET is_default = 1"})

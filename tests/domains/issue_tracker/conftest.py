@@ -1,30 +1,16 @@
-"""Shared fixtures of the issue tracker tests.
-
-- ``registered``: the domain in the table of domains (for the whole session, undone at
-  the end), as the lead will register it.
-- ``box``: a small hand-written database (independent of the generator): two projects,
-  three users, sprints in every state, issues in every status, a blocking link.
-"""
+"""The issue tracker tests' database: ``tpl`` is a small hand-written one (independent of
+the generator): two projects, three users, sprints in every state, issues in every status, a
+blocking link. The other fixtures are shared (tests/domains/conftest.py)."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from tool_gym.core import domain as domain_table
-from tool_gym.core.sandbox import Sandbox, Template, build_database
+from tool_gym.core.sandbox import Template
+
+from ..databases import hand_written
 
 NAME = "issue_tracker"
-MODULE = "tool_gym.domains.issue_tracker"
-
-
-@pytest.fixture(scope="session", autouse=True)
-def registered():
-    patch = pytest.MonkeyPatch()
-    patch.setitem(domain_table.DOMAINS, NAME, MODULE)
-    yield
-    patch.undo()
 
 
 def _issue(number, key, project, title, kind, status, priority, reporter, assignee,
@@ -103,16 +89,7 @@ TINY = {
 }
 
 
-@pytest.fixture(scope="session")
-def tiny_template(registered) -> Template:
-    from tool_gym.domains.issue_tracker import DOMAIN
-
-    return Template(DOMAIN, build_database(DOMAIN, data=copy.deepcopy(TINY)),
-                    (NAME, "tiny-test-fixture"))
-
-
-@pytest.fixture
-def box(tiny_template) -> Sandbox:
-    sandbox = Sandbox(tiny_template)
-    yield sandbox
-    sandbox.close()
+@pytest.fixture(scope="module")
+def tpl() -> Template:
+    """The hand-written database instead of the generated one."""
+    return hand_written(NAME, TINY)

@@ -1,12 +1,12 @@
 """The issue tracker tools on the tiny database: every success path and error path.
 
-``fail`` asserts that a call fails with a given message *and changes nothing* (the state
-hash before and after), so every error test is also a rollback test.
+Every error test is also a rollback test: ``fails`` (tests/domains/calls.py) checks that
+the failed call changed nothing.
 """
 
 from __future__ import annotations
 
-import json
+from collections import Counter
 
 import pytest
 
@@ -15,24 +15,9 @@ from tool_gym.domains.issue_tracker import DOMAIN
 from tool_gym.domains.issue_tracker.generate import NOW
 from tool_gym.domains.issue_tracker.tasks import TASKS, WRITE_TOOLS
 
+from ..calls import fails, ok
 
-def call(box, tool, /, **arguments):
-    result = box.call(tool, arguments)
-    assert result.ok, result.content
-    try:
-        return json.loads(result.content)
-    except ValueError:
-        return result.content
-
-
-def fail(box, tool, fragment, /, **arguments):
-    before = box.state_hash()
-    result = box.call(tool, arguments)
-    assert not result.ok, result.content
-    assert result.content.startswith("Error: ")
-    assert fragment in result.content, result.content
-    assert box.state_hash() == before
-    return result.content
+pytestmark = pytest.mark.usefixtures("rules_kept")  # the rules hold after every test
 
 
 def issue(box, issue_id):
@@ -49,23 +34,11 @@ def history(box, issue_id):
         "ORDER BY event_id", (issue_id,))]
 
 
-@pytest.fixture(autouse=True)
-def consistent(box):
-    assert box.check_integrity() == []
-    yield
-    assert box.check_integrity() == []
-
-
 def test_toolbox_shape():
-    tools = list(DOMAIN.toolbox)
-    reads = [t for t in tools if t.category is Category.READ]
-    writes = [t for t in tools if t.category is Category.WRITE]
-    assert len(tools) >= 12 and len(reads) == 7 and len(writes) == 11
+    counts = Counter(t.category for t in DOMAIN.toolbox)
+    writes = [t for t in DOMAIN.toolbox if t.category is Category.WRITE]
+    assert counts[Category.READ] == 7 and counts[Category.WRITE] == 11
     assert {t.name for t in writes} == set(WRITE_TOOLS)
-    for t in tools:
-        assert t.description
-        for name, schema in t.parameters["properties"].items():
-            assert schema.get("description"), (t.name, name)
     for t in writes:
         first = next(iter(t.input_entities))
         assert t.input_entities[first] in ("issue_id", "project_id")
@@ -83,9 +56,9 @@ def test_owner_and_policy_hooks(box):
         == []
     assert TASKS.policy_violations(box.db, "transition_issue", {**done, "status": "open"}) == []
     assert TASKS.policy_violations(box.db, "transition_issue", {**done, "issue_id": 3}) == []
-    call(box, "transition_issue", issue_id="WEB-1", user_id="u_ada", status="in_progress")
-    call(box, "transition_issue", issue_id="WEB-1", user_id="u_ada", status="in_review")
-    call(box, "transition_issue", issue_id="WEB-1", user_id="u_ada", status="done")
+    ok(box, "transition_issue", issue_id="WEB-1", user_id="u_ada", status="in_progress")
+    ok(box, "transition_issue", issue_id="WEB-1", user_id="u_ada", status="in_review")
+    ok(box, "transition_issue", issue_id="WEB-1", user_id="u_ada", status="done")
     assert TASKS.policy_violations(box.db, "transition_issue", done) == []  # unblocked now
 
 
@@ -93,225 +66,243 @@ def test_owner_and_policy_hooks(box):
 
 
 def test_find_users(box):
-    assert call(box, "find_user_by_email", email=" Ada.Moss@acmesoft.com") == "u_ada"
-    assert call(box, "find_user_by_username", username="BStone") == "u_bob"
-    fail(box, "find_user_by_email", "no user with email", email="ada@example.com")
-    fail(box, "find_user_by_username", "no user with username", username="ada")
-    fail(box, "find_user_by_username", "NUL", username="amo\x00ss")
+    assert ok(box, "find_user_by_email", email=" Ada.Moss@acmesoft.com") == "u_ada"
+    assert ok(box, "find_user_by_username", username="BStone") == "u_bob"
 
 
 def test_user_and_project_details(box):
-    ada = call(box, "get_user_details", user_id="u_ada")
+    ada = ok(box, "get_user_details", user_id="u_ada")
     assert [(p["name"], p["role"]) for p in ada["projects"]] == [("Public API", "member"),
                                                                 ("Web Platform", "lead")]
-    fail(box, "get_user_details", "not found", user_id="u_zed")
-    web = call(box, "get_project_details", project_id="prj_web")
+    web = ok(box, "get_project_details", project_id="prj_web")
     assert [m["username"] for m in web["members"]] == ["amoss", "bstone"]
     assert web["labels"] == ["backend", "frontend"]
     assert [(s["name"], s["state"]) for s in web["sprints"]] == [
         ("Sprint 1", "closed"), ("Sprint 2", "active"), ("Sprint 3", "planned")]
-    fail(box, "get_project_details", "not found", project_id="prj_nope")
 
 
 def test_search_issues(box):
     ids = lambda rows: [r["issue_id"] for r in rows]  # noqa: E731
-    assert ids(call(box, "search_issues", project_id="prj_web", query="CRASH")) == ["WEB-1"]
-    assert ids(call(box, "search_issues", project_id="prj_web", status="unresolved")) == \
+    assert ids(ok(box, "search_issues", project_id="prj_web", query="CRASH")) == ["WEB-1"]
+    assert ids(ok(box, "search_issues", project_id="prj_web", status="unresolved")) == \
         ["WEB-1", "WEB-2", "WEB-3", "WEB-5"]
-    assert ids(call(box, "search_issues", project_id="prj_web", status="done")) == ["WEB-4"]
-    assert ids(call(box, "search_issues", project_id="prj_web", assignee_id="u_ada")) == \
+    assert ids(ok(box, "search_issues", project_id="prj_web", status="done")) == ["WEB-4"]
+    assert ids(ok(box, "search_issues", project_id="prj_web", assignee_id="u_ada")) == \
         ["WEB-1", "WEB-3"]
-    assert call(box, "search_issues", project_id="prj_web", query="login")[0]["assignee"] == \
+    assert ok(box, "search_issues", project_id="prj_web", query="login")[0]["assignee"] == \
         "amoss"
-    fail(box, "search_issues", "not found", project_id="prj_nope")
-    fail(box, "search_issues", "must be one of", project_id="prj_web", status="closed")
 
 
 def test_issue_details_and_user_issues(box):
-    web3 = call(box, "get_issue_details", issue_id="WEB-3")
+    web3 = ok(box, "get_issue_details", issue_id="WEB-3")
     assert web3["links"] == [{"relation": "blocked_by", "issue_id": "WEB-1",
                               "title": "Login page crashes on Safari", "status": "open"}]
     assert web3["sprint"] == {"name": "Sprint 2", "state": "active"}
     assert [h["to"] for h in web3["history"]] == ["open", "in_progress", "in_review"]
-    web1 = call(box, "get_issue_details", issue_id="WEB-1")
+    web1 = ok(box, "get_issue_details", issue_id="WEB-1")
     assert web1["links"][0]["relation"] == "blocks" and web1["labels"] == ["frontend"]
     assert web1["comments"][0]["author"] == "bstone"
-    fail(box, "get_issue_details", "issue 'WEB-99' not found", issue_id="WEB-99")
-    assert [i["issue_id"] for i in call(box, "list_user_issues", user_id="u_ada")] == \
+    assert [i["issue_id"] for i in ok(box, "list_user_issues", user_id="u_ada")] == \
         ["WEB-1", "WEB-3"]
-    assert [i["issue_id"] for i in call(box, "list_user_issues", user_id="u_bob",
-                                        status="any")] == ["WEB-2", "WEB-4"]
-    fail(box, "list_user_issues", "not found", user_id="u_zed")
+    assert [i["issue_id"] for i in ok(box, "list_user_issues", user_id="u_bob",
+                                      status="any")] == ["WEB-2", "WEB-4"]
 
 
 # ----------------------------------------------------------------------- writes
 
 
 def test_create_issue(box):
-    made = call(box, "create_issue", project_id="prj_web", user_id="u_bob",
-                title="  Search results is slow to load ", type="bug", priority="high")
+    made = ok(box, "create_issue", project_id="prj_web", user_id="u_bob",
+              title="  Search results is slow to load ", type="bug", priority="high")
     assert made["issue_id"] == "WEB-6" and made["status"] == "open"
     assert made["title"] == "Search results is slow to load" and made["assignee_id"] is None
     assert made["reporter_id"] == "u_bob" and made["created_at"] == NOW
     assert history(box, "WEB-6") == [("created", None, "open", "u_bob")]
-    assert call(box, "create_issue", project_id="prj_api", user_id="u_ada", title="Docs",
-                type="task", priority="low", description="Write them.")["issue_id"] == "API-2"
-    fail(box, "create_issue", "already has an issue titled", project_id="prj_web",
-         user_id="u_ada", title="Dashboard is slow to load", type="bug", priority="low")
-    fail(box, "create_issue", "not a member of the project 'Public API'", project_id="prj_api",
-         user_id="u_bob", title="x", type="bug", priority="low")
-    fail(box, "create_issue", "title must not be empty", project_id="prj_web", user_id="u_ada",
-         title=" ", type="bug", priority="low")
-    fail(box, "create_issue", "at most 200", project_id="prj_web", user_id="u_ada",
-         title="x" * 201, type="bug", priority="low")
-    fail(box, "create_issue", "control", project_id="prj_web", user_id="u_ada",
-         title="bad\x07title", type="bug", priority="low")
-    fail(box, "create_issue", "must be one of", project_id="prj_web", user_id="u_ada",
-         title="x", type="epic", priority="low")
-    fail(box, "create_issue", "project 'prj_x' not found", project_id="prj_x", user_id="u_ada",
-         title="x", type="bug", priority="low")
+    assert ok(box, "create_issue", project_id="prj_api", user_id="u_ada", title="Docs",
+              type="task", priority="low", description="Write them.")["issue_id"] == "API-2"
 
 
 def test_transition_issue_follows_the_workflow(box):
-    moved = call(box, "transition_issue", issue_id="WEB-1", user_id="u_bob",
-                 status="in_progress")
+    moved = ok(box, "transition_issue", issue_id="WEB-1", user_id="u_bob",
+               status="in_progress")
     assert moved["status"] == "in_progress" and moved["updated_at"] == NOW
     assert history(box, "WEB-1")[-1] == ("status", "open", "in_progress", "u_bob")
-    fail(box, "transition_issue", "cannot move an issue from in_progress to done",
-         issue_id="WEB-1", user_id="u_ada", status="done")
-    fail(box, "transition_issue", "already in_progress", issue_id="WEB-1", user_id="u_ada",
-         status="in_progress")
-    fail(box, "transition_issue", "cannot move an issue from open to in_review",
-         issue_id="API-1", user_id="u_cy", status="in_review")
-    done = call(box, "transition_issue", issue_id="WEB-5", user_id="u_ada", status="done")
+    fails(box, "transition_issue", "cannot move an issue from in_progress to done",
+          issue_id="WEB-1", user_id="u_ada", status="done")
+    fails(box, "transition_issue", "already in_progress", issue_id="WEB-1", user_id="u_ada",
+          status="in_progress")
+    done = ok(box, "transition_issue", issue_id="WEB-5", user_id="u_ada", status="done")
     assert done["resolved_at"] == NOW
-    reopened = call(box, "transition_issue", issue_id="WEB-4", user_id="u_ada", status="open")
+    reopened = ok(box, "transition_issue", issue_id="WEB-4", user_id="u_ada", status="open")
     assert reopened["resolved_at"] is None
-    call(box, "transition_issue", issue_id="WEB-2", user_id="u_ada", status="open")
-    fail(box, "transition_issue", "not a member", issue_id="WEB-1", user_id="u_cy",
-         status="open")
-    fail(box, "transition_issue", "must be one of", issue_id="WEB-1", user_id="u_ada",
-         status="closed")
+    ok(box, "transition_issue", issue_id="WEB-2", user_id="u_ada", status="open")
 
 
 def test_wont_fix_of_a_blocker_needs_a_comment(box):
-    fail(box, "transition_issue", "blocks unresolved issues (WEB-3)", issue_id="WEB-1",
-         user_id="u_ada", status="wont_fix")
-    closed = call(box, "transition_issue", issue_id="WEB-1", user_id="u_ada",
-                  status="wont_fix", comment="Safari 15 is no longer supported.")
+    fails(box, "transition_issue", "blocks unresolved issues (WEB-3)", issue_id="WEB-1",
+          user_id="u_ada", status="wont_fix")
+    closed = ok(box, "transition_issue", issue_id="WEB-1", user_id="u_ada",
+                status="wont_fix", comment="Safari 15 is no longer supported.")
     assert closed["status"] == "wont_fix" and closed["resolved_at"] == NOW
     assert closed["comments"][-1]["body"] == "Safari 15 is no longer supported."
     # No blocked issue: no comment needed.
-    call(box, "transition_issue", issue_id="API-1", user_id="u_cy", status="wont_fix")
+    ok(box, "transition_issue", issue_id="API-1", user_id="u_cy", status="wont_fix")
 
 
 def test_done_while_blocked_is_left_to_the_policy(box):
     # The tool allows it; the policy forbids it (see test_owner_and_policy_hooks).
-    assert call(box, "transition_issue", issue_id="WEB-3", user_id="u_ada",
-                status="done")["status"] == "done"
+    assert ok(box, "transition_issue", issue_id="WEB-3", user_id="u_ada",
+              status="done")["status"] == "done"
 
 
 def test_assign_and_unassign(box):
-    assigned = call(box, "assign_issue", issue_id="WEB-5", user_id="u_ada",
-                    assignee_id="u_bob")
+    assigned = ok(box, "assign_issue", issue_id="WEB-5", user_id="u_ada",
+                  assignee_id="u_bob")
     assert assigned["assignee"] == "bstone" and assigned["assignee_name"] == "Bob Stone"
     assert history(box, "WEB-5")[-1] == ("assignee", None, "bstone", "u_ada")
-    fail(box, "assign_issue", "only project members can be assigned", issue_id="WEB-5",
-         user_id="u_ada", assignee_id="u_cy")
-    fail(box, "assign_issue", "already assigned to Bob Stone", issue_id="WEB-5",
-         user_id="u_ada", assignee_id="u_bob")
-    fail(box, "assign_issue", "user 'u_zed' not found", issue_id="WEB-5", user_id="u_ada",
-         assignee_id="u_zed")
-    fail(box, "assign_issue", "not a member", issue_id="API-1", user_id="u_bob",
-         assignee_id="u_ada")
-    assert call(box, "unassign_issue", issue_id="WEB-1", user_id="u_bob")["assignee_id"] is None
-    fail(box, "unassign_issue", "has no assignee", issue_id="WEB-1", user_id="u_bob")
+    fails(box, "assign_issue", "already assigned to Bob Stone", issue_id="WEB-5",
+          user_id="u_ada", assignee_id="u_bob")
+    assert ok(box, "unassign_issue", issue_id="WEB-1", user_id="u_bob")["assignee_id"] is None
+    fails(box, "unassign_issue", "has no assignee", issue_id="WEB-1", user_id="u_bob")
 
 
 def test_priority_and_labels(box):
-    assert call(box, "set_issue_priority", issue_id="WEB-1", user_id="u_ada",
-                priority="critical")["priority"] == "critical"
-    fail(box, "set_issue_priority", "already has critical priority", issue_id="WEB-1",
-         user_id="u_ada", priority="critical")
-    fail(box, "set_issue_priority", "must be one of", issue_id="WEB-1", user_id="u_ada",
-         priority="urgent")
-    assert call(box, "add_label", issue_id="WEB-1", user_id="u_bob",
-                label=" Backend")["labels"] == ["backend", "frontend"]
-    fail(box, "add_label", "already has the label 'backend'", issue_id="WEB-1",
-         user_id="u_bob", label="backend")
-    fail(box, "add_label", "its labels are: backend, frontend", issue_id="WEB-1",
-         user_id="u_bob", label="docs")
-    assert call(box, "remove_label", issue_id="WEB-1", user_id="u_bob",
-                label="frontend")["labels"] == ["backend"]
-    fail(box, "remove_label", "has no label 'frontend'", issue_id="WEB-1", user_id="u_bob",
-         label="frontend")
+    assert ok(box, "set_issue_priority", issue_id="WEB-1", user_id="u_ada",
+              priority="critical")["priority"] == "critical"
+    fails(box, "set_issue_priority", "already has critical priority", issue_id="WEB-1",
+          user_id="u_ada", priority="critical")
+    assert ok(box, "add_label", issue_id="WEB-1", user_id="u_bob",
+              label=" Backend")["labels"] == ["backend", "frontend"]
+    fails(box, "add_label", "already has the label 'backend'", issue_id="WEB-1",
+          user_id="u_bob", label="backend")
+    assert ok(box, "remove_label", issue_id="WEB-1", user_id="u_bob",
+              label="frontend")["labels"] == ["backend"]
+    fails(box, "remove_label", "has no label 'frontend'", issue_id="WEB-1", user_id="u_bob",
+          label="frontend")
 
 
 def test_add_comment(box):
-    added = call(box, "add_comment", issue_id="WEB-2", user_id="u_bob", body=" Looks good. ")
+    added = ok(box, "add_comment", issue_id="WEB-2", user_id="u_bob", body=" Looks good. ")
     assert added["body"] == "Looks good." and added["author"] == "bstone"
     assert issue(box, "WEB-2")["updated_at"] == NOW
-    fail(box, "add_comment", "must not be empty", issue_id="WEB-2", user_id="u_bob", body="")
-    fail(box, "add_comment", "not a member", issue_id="API-1", user_id="u_bob", body="hi")
-    fail(box, "add_comment", "issue 'WEB-9' not found", issue_id="WEB-9", user_id="u_bob",
-         body="hi")
 
 
 def test_link_issues(box):
-    linked = call(box, "link_issues", issue_id="WEB-2", user_id="u_ada",
-                  target_issue_id="WEB-5", kind="blocks")
+    linked = ok(box, "link_issues", issue_id="WEB-2", user_id="u_ada",
+                target_issue_id="WEB-5", kind="blocks")
     assert linked == {"issue_id": "WEB-2", "kind": "blocks", "target_issue_id": "WEB-5",
                       "created_at": NOW}
-    fail(box, "link_issues", "already blocks", issue_id="WEB-2", user_id="u_ada",
-         target_issue_id="WEB-5", kind="blocks")
-    fail(box, "link_issues", "cannot be linked to itself", issue_id="WEB-2", user_id="u_ada",
-         target_issue_id="WEB-2", kind="relates_to")
-    fail(box, "link_issues", "cannot form a cycle", issue_id="WEB-3", user_id="u_ada",
-         target_issue_id="WEB-1", kind="blocks")
-    call(box, "link_issues", issue_id="WEB-3", user_id="u_ada", target_issue_id="WEB-2",
-         kind="blocks")
-    fail(box, "link_issues", "cannot form a cycle", issue_id="WEB-5", user_id="u_ada",
-         target_issue_id="WEB-1", kind="blocks")  # WEB-1 > WEB-3 > WEB-2 > WEB-5
-    call(box, "link_issues", issue_id="WEB-5", user_id="u_ada", target_issue_id="WEB-1",
-         kind="relates_to")  # not a blocking link: no cycle rule
-    call(box, "link_issues", issue_id="WEB-2", user_id="u_ada", target_issue_id="API-1",
-         kind="relates_to")
-    fail(box, "link_issues", "not a member", issue_id="WEB-2", user_id="u_bob",
-         target_issue_id="API-1", kind="relates_to")
-    fail(box, "link_issues", "must be one of", issue_id="WEB-2", user_id="u_ada",
-         target_issue_id="WEB-1", kind="causes")
+    fails(box, "link_issues", "already blocks", issue_id="WEB-2", user_id="u_ada",
+          target_issue_id="WEB-5", kind="blocks")
+    ok(box, "link_issues", issue_id="WEB-3", user_id="u_ada", target_issue_id="WEB-2",
+       kind="blocks")
+    fails(box, "link_issues", "cannot form a cycle", issue_id="WEB-5", user_id="u_ada",
+          target_issue_id="WEB-1", kind="blocks")  # WEB-1 > WEB-3 > WEB-2 > WEB-5
+    ok(box, "link_issues", issue_id="WEB-5", user_id="u_ada", target_issue_id="WEB-1",
+       kind="relates_to")  # not a blocking link: no cycle rule
+    ok(box, "link_issues", issue_id="WEB-2", user_id="u_ada", target_issue_id="API-1",
+       kind="relates_to")
 
 
 def test_move_issue_to_sprint(box):
-    moved = call(box, "move_issue_to_sprint", issue_id="WEB-1", user_id="u_ada",
-                 sprint_id="spr_w3")
+    moved = ok(box, "move_issue_to_sprint", issue_id="WEB-1", user_id="u_ada",
+               sprint_id="spr_w3")
     assert moved["sprint"] == {"name": "Sprint 3", "state": "planned"}
     assert history(box, "WEB-1")[-1] == ("sprint", None, "Sprint 3", "u_ada")
-    fail(box, "move_issue_to_sprint", "already in 'Sprint 3'", issue_id="WEB-1",
-         user_id="u_ada", sprint_id="spr_w3")
-    fail(box, "move_issue_to_sprint", "'Sprint 1' is closed", issue_id="WEB-1",
-         user_id="u_ada", sprint_id="spr_w1")
-    fail(box, "move_issue_to_sprint", "sprint of another project", issue_id="WEB-1",
-         user_id="u_ada", sprint_id="spr_a1")
-    fail(box, "move_issue_to_sprint", "sprint 'spr_x' not found", issue_id="WEB-1",
-         user_id="u_ada", sprint_id="spr_x")
+    fails(box, "move_issue_to_sprint", "already in 'Sprint 3'", issue_id="WEB-1",
+          user_id="u_ada", sprint_id="spr_w3")
 
 
 def test_set_due_date(box):
-    assert call(box, "set_due_date", issue_id="WEB-1", user_id="u_ada",
-                due_date="2025-07-01")["due_date"] == "2025-07-01"
-    fail(box, "set_due_date", "already has that due date", issue_id="WEB-1", user_id="u_ada",
-         due_date="2025-07-01")
+    assert ok(box, "set_due_date", issue_id="WEB-1", user_id="u_ada",
+              due_date="2025-07-01")["due_date"] == "2025-07-01"
+    fails(box, "set_due_date", "already has that due date", issue_id="WEB-1", user_id="u_ada",
+          due_date="2025-07-01")
     for bad in ("2025-13-01", "20250701", "July 1st", "2025-7-1"):
-        fail(box, "set_due_date", "YYYY-MM-DD", issue_id="WEB-1", user_id="u_ada",
-             due_date=bad)
-    assert call(box, "set_due_date", issue_id="WEB-1", user_id="u_ada",
-                due_date="")["due_date"] is None
+        fails(box, "set_due_date", "YYYY-MM-DD", issue_id="WEB-1", user_id="u_ada",
+              due_date=bad)
+    assert ok(box, "set_due_date", issue_id="WEB-1", user_id="u_ada",
+              due_date="")["due_date"] is None
 
 
 def test_transfer_and_injection(box):
-    assert call(box, "transfer_to_human_agents", summary="x") == "Transfer successful"
-    fail(box, "find_user_by_username", "no user", username="' OR '1'='1")
-    made = call(box, "add_comment", issue_id="WEB-2", user_id="u_bob",
-                body="'); DROP TABLE issues; --")
+    assert ok(box, "transfer_to_human_agents", summary="x") == "Transfer successful"
+    fails(box, "find_user_by_username", "no user", username="' OR '1'='1")
+    made = ok(box, "add_comment", issue_id="WEB-2", user_id="u_bob",
+              body="'); DROP TABLE issues; --")
     assert made["body"] == "'); DROP TABLE issues; --"
+
+
+# ----------------------------------------------------------------------- refusals
+
+#: Calls that the tiny database as it is refuses: tool, what the error says, arguments.
+REFUSED = [
+    ("find_user_by_email", "no user with email", {"email": "ada@example.com"}),
+    ("find_user_by_username", "no user with username", {"username": "ada"}),
+    ("find_user_by_username", "NUL", {"username": "amo\x00ss"}),
+    ("get_user_details", "not found", {"user_id": "u_zed"}),
+    ("get_project_details", "not found", {"project_id": "prj_nope"}),
+    ("search_issues", "not found", {"project_id": "prj_nope"}),
+    ("search_issues", "must be one of", {"project_id": "prj_web", "status": "closed"}),
+    ("get_issue_details", "issue 'WEB-99' not found", {"issue_id": "WEB-99"}),
+    ("list_user_issues", "not found", {"user_id": "u_zed"}),
+    ("create_issue", "already has an issue titled",
+     {"project_id": "prj_web", "user_id": "u_ada", "title": "Dashboard is slow to load",
+      "type": "bug", "priority": "low"}),
+    ("create_issue", "not a member of the project 'Public API'",
+     {"project_id": "prj_api", "user_id": "u_bob", "title": "x", "type": "bug",
+      "priority": "low"}),
+    ("create_issue", "title must not be empty",
+     {"project_id": "prj_web", "user_id": "u_ada", "title": " ", "type": "bug",
+      "priority": "low"}),
+    ("create_issue", "at most 200",
+     {"project_id": "prj_web", "user_id": "u_ada", "title": "x" * 201, "type": "bug",
+      "priority": "low"}),
+    ("create_issue", "control",
+     {"project_id": "prj_web", "user_id": "u_ada", "title": "bad\x07title", "type": "bug",
+      "priority": "low"}),
+    ("create_issue", "must be one of",
+     {"project_id": "prj_web", "user_id": "u_ada", "title": "x", "type": "epic",
+      "priority": "low"}),
+    ("create_issue", "project 'prj_x' not found",
+     {"project_id": "prj_x", "user_id": "u_ada", "title": "x", "type": "bug", "priority": "low"}),
+    ("transition_issue", "cannot move an issue from open to in_review",
+     {"issue_id": "API-1", "user_id": "u_cy", "status": "in_review"}),
+    ("transition_issue", "not a member",
+     {"issue_id": "WEB-1", "user_id": "u_cy", "status": "open"}),
+    ("transition_issue", "must be one of",
+     {"issue_id": "WEB-1", "user_id": "u_ada", "status": "closed"}),
+    ("assign_issue", "only project members can be assigned",
+     {"issue_id": "WEB-5", "user_id": "u_ada", "assignee_id": "u_cy"}),
+    ("assign_issue", "user 'u_zed' not found",
+     {"issue_id": "WEB-5", "user_id": "u_ada", "assignee_id": "u_zed"}),
+    ("assign_issue", "not a member",
+     {"issue_id": "API-1", "user_id": "u_bob", "assignee_id": "u_ada"}),
+    ("set_issue_priority", "must be one of",
+     {"issue_id": "WEB-1", "user_id": "u_ada", "priority": "urgent"}),
+    ("add_label", "its labels are: backend, frontend",
+     {"issue_id": "WEB-1", "user_id": "u_bob", "label": "docs"}),
+    ("add_comment", "must not be empty", {"issue_id": "WEB-2", "user_id": "u_bob", "body": ""}),
+    ("add_comment", "not a member", {"issue_id": "API-1", "user_id": "u_bob", "body": "hi"}),
+    ("add_comment", "issue 'WEB-9' not found",
+     {"issue_id": "WEB-9", "user_id": "u_bob", "body": "hi"}),
+    ("link_issues", "cannot be linked to itself",
+     {"issue_id": "WEB-2", "user_id": "u_ada", "target_issue_id": "WEB-2", "kind": "relates_to"}),
+    ("link_issues", "cannot form a cycle",
+     {"issue_id": "WEB-3", "user_id": "u_ada", "target_issue_id": "WEB-1", "kind": "blocks"}),
+    ("link_issues", "not a member",
+     {"issue_id": "WEB-2", "user_id": "u_bob", "target_issue_id": "API-1", "kind": "relates_to"}),
+    ("link_issues", "must be one of",
+     {"issue_id": "WEB-2", "user_id": "u_ada", "target_issue_id": "WEB-1", "kind": "causes"}),
+    ("move_issue_to_sprint", "'Sprint 1' is closed",
+     {"issue_id": "WEB-1", "user_id": "u_ada", "sprint_id": "spr_w1"}),
+    ("move_issue_to_sprint", "sprint of another project",
+     {"issue_id": "WEB-1", "user_id": "u_ada", "sprint_id": "spr_a1"}),
+    ("move_issue_to_sprint", "sprint 'spr_x' not found",
+     {"issue_id": "WEB-1", "user_id": "u_ada", "sprint_id": "spr_x"}),
+]
+
+
+@pytest.mark.parametrize("tool, error, arguments", REFUSED)
+def test_refused_calls_say_why(box, tool, error, arguments):
+    fails(box, tool, error, **arguments)

@@ -1,6 +1,6 @@
 """Shared fixtures of the retail tests.
 
-- ``tiny_data`` / ``tiny_sandbox``: a small hand-written tau2-shaped database (independent of
+- ``tiny_data`` / ``tiny_template``: a small hand-written tau2-shaped database (independent of
   the generator) covering every order status, duplicate order lines, gift cards, an order line
   of an unknown product and a user with a non-ASCII email.
 - ``tau2_db_path`` / ``tau2_tasks``: tau2's shipped files (tests skip when they are absent).
@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tool_gym.core.sandbox import Sandbox, Template, build_database
-from tool_gym.domains.retail import DOMAIN
+from tool_gym.core.sandbox import Template
+
+from ..databases import hand_written
 
 REPO = Path(__file__).resolve().parents[3]
 TAU2_DIR = REPO.parent / "shared" / "data" / "tau2" / "retail"
@@ -196,21 +197,13 @@ def with_optional_fields(data: dict) -> dict:
 
 @pytest.fixture(scope="session")
 def tiny_template() -> Template:
-    db = build_database(DOMAIN, data=make_tiny_data())
-    return Template(DOMAIN, db, ("retail", "tiny-test-fixture"))
+    return hand_written("retail", make_tiny_data(), "tiny-test-fixture")
 
 
 @pytest.fixture
 def tiny_data() -> dict:
     """The tiny database as tau2-shaped data (optional order fields present as null)."""
     return with_optional_fields(make_tiny_data())
-
-
-@pytest.fixture
-def tiny_sandbox(tiny_template) -> Sandbox:
-    sb = Sandbox(tiny_template)
-    yield sb
-    sb.close()
 
 
 # --------------------------------------------------------------------------- tau2 data
@@ -242,6 +235,25 @@ def tau2_tasks(tau2_dir) -> list[dict]:
 
 
 # ---------------------------------------------------------------------- reference model
+
+
+def write_arguments(name: str, order_id, user_id, reason, item_ids, new_item_ids, method,
+                    address: dict) -> dict:
+    """The arguments of the retail write tool ``name``, made of these values."""
+    return {
+        "cancel_pending_order": {"order_id": order_id, "reason": reason},
+        "modify_pending_order_address": {"order_id": order_id, **address},
+        "modify_pending_order_payment": {"order_id": order_id, "payment_method_id": method},
+        "modify_pending_order_items": {"order_id": order_id, "item_ids": item_ids,
+                                       "new_item_ids": new_item_ids,
+                                       "payment_method_id": method},
+        "modify_user_address": {"user_id": user_id, **address},
+        "return_delivered_order_items": {"order_id": order_id, "item_ids": item_ids,
+                                         "payment_method_id": method},
+        "exchange_delivered_order_items": {"order_id": order_id, "item_ids": item_ids,
+                                           "new_item_ids": new_item_ids,
+                                           "payment_method_id": method},
+    }[name]
 
 
 class RefError(Exception):

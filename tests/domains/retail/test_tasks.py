@@ -1,110 +1,42 @@
-"""The retail task kit: sampling, feasibility, fuzzy descriptions, phrasing, reference plans.
+"""The retail task kit: what is specific to retail (the conformance suite checks what holds
+for every domain): sampling, fuzzy descriptions, phrasing, reference plans on other databases.
 
-The database is the generated one (seed 0), built once for the module; each replay runs on
-a fresh sandbox copy of it.
+The database is the generated one (seed 0, ``tpl`` and ``db`` of tests/domains/conftest.py);
+each replay runs on a fresh sandbox copy of it.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
+from functools import partial
 
 import numpy as np
 import pytest
 
-from tool_gym.core.grounding import EpisodeLog, record_call, replay
-from tool_gym.core.sandbox import Sandbox, Template, build_database, template
-from tool_gym.core.taskkit import mentions_answer  # the plain match, still used by synthesis
-from tool_gym.core.tasks import Constraint, SamplerConfig, Task
+from tool_gym.core.sandbox import Sandbox, Template, build_database
+from tool_gym.core.taskkit import mentions_answer
+from tool_gym.core.task_model import Description, SamplerConfig, Task
 from tool_gym.domains.retail import DOMAIN
-from tool_gym.domains.retail.tasks import (
-    ADDRESS_KEYS,
-    CONSTRAINT_TYPES,
-    TASKS,
-    WRITE_CALLS,
-)
+from tool_gym.domains.retail.phrasing import WRITE_CALLS
+from tool_gym.domains.retail.records import ADDRESS_KEYS
+from tool_gym.domains.retail.tasks import CONSTRAINT_TYPES, TASKS
 
-SEED = 0
-SPLITS = ("train", "test")
+from .. import kit_runs as runs
+from ..kit_runs import SPLITS, sample
+from ..taskchecks import resolved_entities
+
+WRITE_TOOLS = {tool for tool, _ in WRITE_CALLS.values()}
 ORDER_ID = re.compile(r"#?W\d{7}")
 METHOD_ID = re.compile(r"(?:credit_card|paypal|gift_card)_\d+")
 
 
-# --------------------------------------------------------------------------- fixtures
-
-@pytest.fixture(scope="module")
-def tpl() -> Template:
-    return template("retail", SEED)
-
-
-@pytest.fixture(scope="module")
-def db(tpl):
-    conn = tpl.open()
-    yield conn
-    conn.close()
-
-
-@pytest.fixture(scope="module")
-def state(tpl) -> dict:
-    """The untouched database in tau2's shape (for independent checks)."""
-    with Sandbox(tpl) as box:
-        return box.export("tau2")
-
-
-def sample(db, seed, split, **config) -> Task:
-    return TASKS.sample(db, np.random.default_rng(seed), split, SamplerConfig(**config),
-                        f"{split}-{seed}")
-
-
 @pytest.fixture(scope="module")
 def tasks(db) -> list[Task]:
-    """1,000 tasks over both splits and a range of settings."""
-    out = []
-    for i in range(1000):
-        split = SPLITS[i % 2]
-        config = [dict(), dict(fuzziness=0.5), dict(min_constraints=2, max_constraints=3),
-                  dict(distractors=1.0), dict(fuzziness=0.0, distractors=0.0)][i % 5]
-        out.append(sample(db, i, split, **config))
-    return out
+    return runs.varied_tasks(TASKS, db)
 
 
-# --------------------------------------------------------------------------- helpers
-
-def run_calls(box: Sandbox, calls) -> None:
-    for call in calls:
-        result = box.call(call.name, call.arguments)
-        assert result.ok, (call, result.content)
-
-
-def plan_calls(task: Task):
-    return [s.call for s in TASKS.plan(task) if s.call is not None]
-
-
-def plan_messages(task: Task) -> list[str]:
-    return [s.say for s in TASKS.plan(task) if s.say is not None]
-
-
-def play(box: Sandbox, task: Task, writes: bool = True) -> list[str]:
-    """Play the plan (without its writes when ``writes`` is false; every call must
-    succeed); its messages, grounded in the reads before each (``core.grounding``)."""
-    log = EpisodeLog()
-    write_tools = {tool for tool, _ in WRITE_CALLS.values()}
-    steps = [s for s in TASKS.plan(task)
-             if writes or s.call is None or s.call.name not in write_tools]
-    messages = replay(box, steps, TASKS.auth_tools, log)
-    assert all(e.ok for e in log.events), [(e.tool, e.content) for e in log.events if not e.ok]
-    return messages
-
-
-def descriptions(task: Task):
-    yield None, "identity", task.identity
-    for c in task.constraints:
-        for role, d in c.refs.items():
-            yield c, role, d
-
-
-def resolve(state: dict, task: Task, constraint: Constraint | None, d) -> list:
+def resolve(state: dict, task: Task, d: Description) -> list:
     """Everything that ``d.fields`` matches, found with plain Python over the export
     (no SQL, no sampler code)."""
     users, orders, products = state["users"], state["orders"], state["products"]
@@ -124,7 +56,7 @@ def resolve(state: dict, task: Task, constraint: Constraint | None, d) -> list:
         return [o["order_id"] for o in mine
                 if set(f["items"]) <= {line["name"] for line in o["items"]}]
     if d.entity == "items":  # lines of the constraint's order
-        lines = orders[constraint.args["order_id"]]["items"]
+        lines = orders[runs.need_of(task, d).args["order_id"]]["items"]
         found = []
         for e in f["items"]:
             match = [line for line in lines if line["name"] == e["product"]
@@ -162,68 +94,29 @@ def resolve(state: dict, task: Task, constraint: Constraint | None, d) -> list:
 
 # --------------------------------------------------------------------------- sampling
 
-def test_sample_is_deterministic(tpl, db):
-    config = SamplerConfig(max_constraints=3)
-    for seed in range(40):
-        split = SPLITS[seed % 2]
-        a = TASKS.sample(db, np.random.default_rng(seed), split, config, "t")
-        with Sandbox(tpl) as box:  # another copy of the same database
-            b = TASKS.sample(box.db, np.random.default_rng(seed), split, config, "t")
-        assert a == b and a.digest == b.digest
-    digests = {sample(db, seed, "train").digest for seed in range(40)}
-    assert len(digests) > 35
-
-
-def test_task_round_trips_through_json(tasks):
-    for task in tasks[:200]:
-        again = Task.from_dict(json.loads(json.dumps(task.to_dict())))
-        assert again.digest == task.digest
-
-
-@pytest.mark.parametrize("kind", CONSTRAINT_TYPES)
-def test_every_type_can_be_sampled(db, kind):
-    for split in SPLITS:
-        for seed in range(5):
-            task = sample(db, seed, split, types=(kind,), max_constraints=2)
-            assert task.split == split
-            assert 1 <= len(task.constraints) <= 2
-            assert {c.type for c in task.constraints} == {kind}
+def test_samples_differ(db):
+    assert len({sample(TASKS, db, seed, "train").digest for seed in range(40)}) > 35
 
 
 def test_types_are_spread(tasks):
-    counts = Counter(c.type for t in tasks for c in t.constraints)
-    assert set(counts) == set(CONSTRAINT_TYPES)
-    # the first need's type is drawn before the user: rare types are not crowded out
-    firsts = Counter(t.constraints[0].type for t in tasks)
-    assert min(firsts.values()) > 0.3 * len(tasks) / len(CONSTRAINT_TYPES)
+    runs.assert_types_spread(tasks, CONSTRAINT_TYPES)
 
 
 def test_constraint_counts_follow_the_config(db):
-    sizes = Counter(len(sample(db, seed, SPLITS[seed % 2], min_constraints=3,
-                               max_constraints=3).constraints) for seed in range(100))
-    assert sizes[3] >= 90 and set(sizes) <= {1, 2, 3}
-    for seed in range(30):
-        assert len(sample(db, seed, "test", min_constraints=1, max_constraints=1).constraints) == 1
+    runs.assert_counts_follow_the_config(TASKS, db)
 
 
 def test_bad_config_is_rejected(db):
     with pytest.raises(ValueError):
-        sample(db, 0, "train", types=("no_such_type",))
+        sample(TASKS, db, 0, "train", types=("no_such_type",))
     with pytest.raises(ValueError):
-        sample(db, 0, "train", min_constraints=3, max_constraints=2)
+        sample(TASKS, db, 0, "train", min_constraints=3, max_constraints=2)
     with pytest.raises(ValueError):
-        sample(db, 0, "validation")
+        sample(TASKS, db, 0, "validation")
 
 
 def test_fuzziness_controls_order_ids(db):
-    def by_id(fuzziness):
-        refs = [c.refs["order"] for seed in range(60)
-                for c in sample(db, seed, "train", fuzziness=fuzziness).constraints
-                if "order" in c.refs]
-        return sum("order_id" in d.fields for d in refs), len(refs)
-
-    assert by_id(0.0)[0] == by_id(0.0)[1] > 0
-    assert by_id(1.0)[0] == 0
+    runs.assert_fuzziness_hides_ids(TASKS, db, "order", "order_id")
 
 
 def test_constraints_of_a_task_do_not_conflict(tasks):
@@ -239,63 +132,36 @@ def test_constraints_of_a_task_do_not_conflict(tasks):
         assert len(gift) == len(set(gift))
 
 
-def test_split_is_a_stable_partition(db, tasks):
+def test_about_a_fifth_of_the_users_are_test_users(db, tasks):
     users = [u for (u,) in db.execute("SELECT user_id FROM users")]
     splits = {u: TASKS.split_of(u) for u in users}
-    assert set(splits.values()) == set(SPLITS)
     assert splits == {u: TASKS.split_of(u) for u in users}
-    share = sum(s == "test" for s in splits.values()) / len(users)
-    assert 0.15 <= share <= 0.25
-    seen = {s: set() for s in SPLITS}
-    for task in tasks:
-        assert splits[task.user_id] == task.split
-        seen[task.split].add(task.user_id)
-    assert not seen["train"] & seen["test"]
-    assert len(seen["test"]) > 30
+    assert 0.15 <= list(splits.values()).count("test") / len(users) <= 0.25
+    assert all(splits[t.user_id] == t.split for t in tasks)
+    assert len({t.user_id for t in tasks if t.split == "test"}) > 30
 
 
 # --------------------------------------------------------------------------- feasibility
 
 def test_plans_replay_and_satisfy_every_constraint(tpl, tasks):
-    checked = 0
     for task in tasks[:400]:
         with Sandbox(tpl) as box:
             for c in task.constraints:
                 if c.writes:  # a need that holds already would be no need
                     assert not TASKS.check(box.db, task, c, []), (task.id, c)
-            messages = play(box, task)
-            for c in task.constraints:
-                assert TASKS.check(box.db, task, c, messages), (task.id, c)
+            messages = runs.replay(box, TASKS, task, WRITE_TOOLS)
+            assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
             assert box.check_integrity() == []
-            checked += 1
-    assert checked == 400
 
 
 def test_needs_can_be_met_in_any_order(tpl, tasks):
     """The writes of all needs succeed in reverse order too, and all needs hold after."""
-    for task in tasks[:300]:
-        if len(task.constraints) < 2:
-            continue
-        with Sandbox(tpl) as box:
-            for c in reversed(task.constraints):
-                if c.type in WRITE_CALLS:
-                    tool, params = WRITE_CALLS[c.type]
-                    result = box.call(tool, {p: c.args[p] for p in params})
-                    assert result.ok, (task.id, c, result.content)
-            with Sandbox(tpl) as fresh:  # the plan's reads (on the initial state) ground them
-                messages = play(fresh, task, writes=False)
-            assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
+    runs.needs_met_in_reverse(tpl, TASKS, tasks[:300], WRITE_CALLS, reads_first=True)
 
 
 def test_information_needs_require_the_answer(tpl, tasks):
-    for task in tasks[:300]:
-        for c in task.constraints:
-            if c.answer is None:
-                continue
-            with Sandbox(tpl) as box:
-                assert not TASKS.check(box.db, task, c, ["I can't tell.", "Order #W0000000."])
-                assert not TASKS.check(box.db, task, c, plan_messages(task))  # not grounded
-                assert TASKS.check(box.db, task, c, play(box, task))
+    runs.assert_answers_need_the_reads(tpl, TASKS, tasks[:300], WRITE_TOOLS,
+                                       ["I can't tell.", "Order #W0000000."])
 
 
 def test_wrong_writes_do_not_satisfy(tpl, tasks):
@@ -322,83 +188,24 @@ def test_wrong_writes_do_not_satisfy(tpl, tasks):
 
 
 def test_oracle_plan_satisfies_the_scripted_user(tpl, tasks):
-    """Played against the scripted user, the plan gets a yes for every proposal and the
-    user ends the conversation with every need met."""
-    from tool_gym.core.users import STOP, ScriptedUser
-
     for task in tasks[:150]:
         with Sandbox(tpl) as box:
-            user = ScriptedUser(task, TASKS, box.db, np.random.default_rng(1))
-            user.opening()
-            writes = []
-            reply = ""
-            log, auth = EpisodeLog(), None  # what the agent has read (grounds its messages)
-            for step in TASKS.plan(task):
-                if step.call is not None:
-                    result = box.call(step.call.name, step.call.arguments)
-                    assert result.ok
-                    auth = record_call(log, box, step.call.name, step.call.arguments, result,
-                                       TASKS.auth_tools, auth)
-                    if step.call.name in {tool for tool, _ in WRITE_CALLS.values()}:
-                        args = step.call.arguments
-                        target = args.get("order_id", args.get("user_id"))
-                        writes.append((step.call.name, target,
-                                       TASKS.owner(box.db, step.call.name, args)))
-                    continue
-                reply = user.respond(log.agent_message(step.say), writes)
-                writes = []
-                if step.expects_confirmation:
-                    assert reply.startswith("Yes"), (task.id, step.say, reply)
-            assert STOP in reply and user.done, (task.id, reply)
-            assert user.needs_met == len(task.constraints)
-
-
-def test_proposals_mention_every_confirm_term(tasks):
-    for task in tasks[:300]:
-        proposals = [s.say for s in TASKS.plan(task) if s.expects_confirmation]
-        writes = [c for c in task.constraints if c.type in WRITE_CALLS]
-        assert len(proposals) == len(writes)
-        for text, c in zip(proposals, writes):
-            low = text.lower()
-            assert c.confirm_terms
-            assert all(any(t.lower() in low for t in group) for group in c.confirm_terms)
+            runs.scripted_user_replies(box, TASKS, task, WRITE_TOOLS, "order_id")
 
 
 def test_plan_shape(tasks):
+    """The identity is given as the task describes it; the writes follow the needs."""
     for task in tasks[:200]:
-        steps = TASKS.plan(task)
-        assert steps[0].say and steps[0].call is None
-        auth = steps[1].call
-        assert auth.name in TASKS.auth_tools
+        auth = runs.written(TASKS, task, WRITE_TOOLS, "order_id")[1].call
         assert set(auth.arguments.values()) == set(task.identity.fields.values())
-        writes = [s.call for s in steps if s.call and s.call.name in
-                  {tool for tool, _ in WRITE_CALLS.values()}]
-        assert [(w.name, w.arguments.get("order_id", w.arguments.get("user_id")))
-                for w in writes] == [w for c in task.constraints for w in c.writes]
-        for i, s in enumerate(steps):
-            if s.expects_confirmation:  # a proposal is followed by its write
-                assert steps[i + 1].call in writes
 
 
 # --------------------------------------------------------------------------- descriptions
 
-def test_proofs_hold(db, tasks):
-    for task in tasks:
-        for _, role, d in descriptions(task):
-            assert d.proof is not None, (task.id, role)
-            assert d.proof.holds(db), (task.id, role, d)
-
-
 def test_descriptions_resolve_independently(state, tasks):
     """Each description, resolved from its fields alone over the export, matches exactly
     one entity: the hidden one."""
-    assert len(tasks) == 1000
-    kinds = Counter()
-    for task in tasks:
-        for c, role, d in descriptions(task):
-            found = resolve(state, task, c, d)
-            assert found == [d.value], (task.id, role, d.fields, found, d.value)
-            kinds[d.entity] += 1
+    kinds = resolved_entities(tasks, partial(resolve, state))
     assert {"user", "order", "items", "variants", "payment_method", "product",
             "address"} <= set(kinds)
 
@@ -464,7 +271,7 @@ def test_owner(db):
     assert TASKS.owner(db, "cancel_pending_order", "not a dict") is None
 
 
-def test_answer_matching():
+def test_answer_matching():  # the plain match, still used by synthesis
     assert mentions_answer("1234.56", ["The total is $1,234.56."])
     assert mentions_answer("1234.56", ["TOTAL: 1234.56"])
     assert not mentions_answer("1234.56", ["The total is 1234.5"])
@@ -484,12 +291,7 @@ def test_tiny_database(tiny_template):
     for split in sorted(splits):
         for seed in range(60):
             with Sandbox(tiny_template) as box:
-                task = TASKS.sample(box.db, np.random.default_rng(seed), split,
-                                    SamplerConfig(max_constraints=3), "t")
-                for _, _, d in descriptions(task):
-                    assert d.proof.holds(box.db)
-                messages = play(box, task)
-                assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
+                runs.sample_and_meet(box, TASKS, seed, split, WRITE_TOOLS)
 
 
 def test_tau2_database(tau2_db_path):
@@ -498,19 +300,15 @@ def test_tau2_database(tau2_db_path):
         state = box.export("tau2")
     for seed in range(150):
         with Sandbox(tau2) as box:
-            task = TASKS.sample(box.db, np.random.default_rng(seed), SPLITS[seed % 2],
-                                SamplerConfig(max_constraints=3), "t")
-            for c, role, d in descriptions(task):
-                assert resolve(state, task, c, d) == [d.value], (role, d)
-            messages = play(box, task)
-            assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
+            task = runs.sample_and_meet(box, TASKS, seed, SPLITS[seed % 2], WRITE_TOOLS)
+        resolved_entities([task], partial(resolve, state))
 
 
 def test_distractors_prefer_users_with_similar_orders(db):
     def share(distractors):
         hits = 0
         for seed in range(80):
-            task = sample(db, seed, SPLITS[seed % 2], distractors=distractors)
+            task = sample(TASKS, db, seed, SPLITS[seed % 2], distractors=distractors)
             hits += db.execute(
                 "SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.order_id "
                 "WHERE o.user_id = ? GROUP BY i.product_id "
@@ -528,10 +326,7 @@ def test_sampling_survives_restore(tpl):
         snapshot = box.snapshot()
         for seed in range(60):
             box.restore(snapshot)
-            task = TASKS.sample(box.db, np.random.default_rng(seed), SPLITS[seed % 2],
-                                SamplerConfig(max_constraints=3), "t")
-            messages = play(box, task)
-            assert all(TASKS.check(box.db, task, c, messages) for c in task.constraints)
+            runs.sample_and_meet(box, TASKS, seed, SPLITS[seed % 2], WRITE_TOOLS)
 
 
 def test_a_type_no_user_can_satisfy_is_skipped(tpl):

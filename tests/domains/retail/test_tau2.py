@@ -15,10 +15,17 @@ import pytest
 
 import tool_gym
 from tool_gym.core.sandbox import build_database
-from tool_gym.domains.retail import DOMAIN, tau2
+from tool_gym.domains.retail import DOMAIN
+from tool_gym.domains.retail import io as retail_io
 from tool_gym.domains.retail.invariants import invariants
 
-from .conftest import TAU2_DIR, canonical, make_tiny_data, with_optional_fields
+from .conftest import (
+    TAU2_DIR,
+    canonical,
+    make_tiny_data,
+    with_optional_fields,
+    write_arguments,
+)
 
 WRITES = ("cancel_pending_order", "modify_pending_order_address",
           "modify_pending_order_payment", "modify_pending_order_items", "modify_user_address",
@@ -66,7 +73,7 @@ def test_shipped_file_shape(raw, tau2_tasks):
 
 def test_round_trip_is_exact(tau2_db_path, raw, initial):
     db = build_database(DOMAIN, data=tau2_db_path)
-    exported = tau2.export(db)
+    exported = retail_io.export(db)
     assert exported == initial
     # Same key order everywhere (maps in file order, records in tau2's declaration order).
     assert json.dumps(exported) == json.dumps(initial)
@@ -81,8 +88,8 @@ def test_round_trip_is_exact(tau2_db_path, raw, initial):
 
 
 def test_read_accepts_str_and_path(tau2_db_path, raw):
-    assert tau2.read(tau2_db_path) == raw
-    assert tau2.read(str(tau2_db_path)) == raw
+    assert retail_io.read(tau2_db_path) == raw
+    assert retail_io.read(str(tau2_db_path)) == raw
 
 
 def test_initial_state_hash_is_the_hash_of_the_file(tau2_db_path, initial):
@@ -133,7 +140,7 @@ def test_load_keeps_optional_fields_and_casts_money():
     data["orders"]["#W9000007"].update(exchange_price_difference=-0.0)
     data["products"]["1000000003"]["variants"]["2000000021"]["price"] = 120
     db = build_database(DOMAIN, data=data)
-    exported = tau2.export(db)
+    exported = retail_io.export(db)
     got = exported["orders"]["#W9000002"]
     assert got["exchange_items"] == ["2000000003"] and got["exchange_new_items"] == ["2000000004"]
     assert type(got["exchange_price_difference"]) is int  # tau2's int 0 survives
@@ -421,21 +428,8 @@ def test_random_episodes_match_the_reference_model(tau2_db_path, tau2_db_text, r
             old, new = item_args(order, rng.choice([1, 1, 2, 3]), name.startswith("exchange"))
             address = {"address1": "1 Test Rd", "address2": "", "city": "Testville",
                        "state": "TX", "country": "USA", "zip": "00000"}
-            args = {
-                "cancel_pending_order": {"order_id": order_id, "reason": rng.choice(reasons)},
-                "modify_pending_order_address": {"order_id": order_id, **address},
-                "modify_pending_order_payment": {"order_id": order_id,
-                                                 "payment_method_id": method},
-                "modify_pending_order_items": {"order_id": order_id, "item_ids": old,
-                                               "new_item_ids": new,
-                                               "payment_method_id": method},
-                "modify_user_address": {"user_id": user["user_id"], **address},
-                "return_delivered_order_items": {"order_id": order_id, "item_ids": old,
-                                                 "payment_method_id": method},
-                "exchange_delivered_order_items": {"order_id": order_id, "item_ids": old,
-                                                   "new_item_ids": new,
-                                                   "payment_method_id": method},
-            }[name]
+            args = write_arguments(name, order_id, user["user_id"], rng.choice(reasons), old,
+                                   new, method, address)
             changes = sb.db.total_changes
             result = sb.call(name, args)
             expected_ok, _ = model.call(name, copy.deepcopy(args))

@@ -14,6 +14,7 @@ from tool_gym.core.tools import MAX_STRING, Category
 from tool_gym.domains.retail import DOMAIN, tools
 from tool_gym.domains.retail.invariants import invariants
 
+from ..calls import fails, ok
 from .conftest import (
     AUSTIN,
     LAMP_WHITE_HALOGEN,
@@ -21,6 +22,7 @@ from .conftest import (
     SHIRT_RED_M,
     make_tiny_data,
     with_optional_fields,
+    write_arguments,
 )
 
 NEW_ADDRESS = {"address1": "  9 Oak Rd ", "address2": "", "city": "Dallas", "state": "TX",
@@ -31,26 +33,6 @@ STORED_NEW_ADDRESS = {"address1": "  9 Oak Rd ", "address2": "", "city": "Dallas
 
 def run(sb, name, **args):
     return sb.call(name, args)
-
-
-def ok(sb, name, **args):
-    result = sb.call(name, args)
-    assert result.ok, result.content
-    try:
-        return json.loads(result.content)
-    except json.JSONDecodeError:
-        return result.content
-
-
-def fails(sb, name, fragment, **args):
-    """The call fails with ``fragment`` in its message and leaves the state unchanged."""
-    before = sb.state_hash()
-    result = sb.call(name, args)
-    assert not result.ok, result.content
-    assert result.content.startswith("Error: ")
-    assert fragment.lower() in result.content.lower(), result.content
-    assert sb.state_hash() == before
-    return result
 
 
 def order(sb, order_id):
@@ -903,20 +885,9 @@ def test_random_calls_match_the_reference_model(tiny_template, reference):
         method = rng.choice(methods)
         address = {"address1": "a", "address2": "b", "city": "c", "state": "s",
                    "country": "k", "zip": str(rng.randint(0, 9))}
-        return name, {
-            "cancel_pending_order": {"order_id": oid, "reason": rng.choice(
-                ["no longer needed", "ordered by mistake", "bored"])},
-            "modify_pending_order_address": {"order_id": oid, **address},
-            "modify_pending_order_payment": {"order_id": oid, "payment_method_id": method},
-            "modify_pending_order_items": {"order_id": oid, "item_ids": old,
-                                           "new_item_ids": new, "payment_method_id": method},
-            "modify_user_address": {"user_id": rng.choice(users), **address},
-            "return_delivered_order_items": {"order_id": oid, "item_ids": old,
-                                             "payment_method_id": method},
-            "exchange_delivered_order_items": {"order_id": oid, "item_ids": old,
-                                               "new_item_ids": new,
-                                               "payment_method_id": method},
-        }[name]
+        reason = rng.choice(["no longer needed", "ordered by mistake", "bored"])
+        user = rng.choice(users)
+        return name, write_arguments(name, oid, user, reason, old, new, method, address)
 
     successes = 0
     for _ in range(150):

@@ -3,11 +3,14 @@ nothing."""
 
 from __future__ import annotations
 
-import pytest
+from collections import Counter
+
 
 from tool_gym.core.tools import Category
 from tool_gym.domains.team_chat import DOMAIN
 from tool_gym.domains.team_chat.invariants import invariants
+
+from ..calls import rules_catch
 
 
 def _channel(call, where: str, params: tuple = ()):
@@ -32,16 +35,10 @@ def _outsider(call, channel_id: str, workspace_id: str):
 OPEN = "c.is_archived = 0 AND c.name != 'general'"
 
 
-def test_toolbox_shape():
-    tools = list(DOMAIN.toolbox)
-    reads = [t for t in tools if t.category is Category.READ]
-    writes = [t for t in tools if t.category is Category.WRITE]
-    assert len(tools) >= 12 and len(reads) >= 6 and len(writes) >= 6
-    for t in tools:
-        for name, schema in t.parameters["properties"].items():
-            assert schema.get("description"), (t.name, name)
-    for t in writes:
-        assert t.input_entities and t.writes, t.name
+def test_toolbox_has_six_reads_and_six_writes_at_least():
+    counts = Counter(t.category for t in DOMAIN.toolbox)
+    assert counts[Category.READ] >= 6 and counts[Category.WRITE] >= 6
+    for t in (t for t in DOMAIN.toolbox if t.category is Category.WRITE):
         assert "user_id" in t.parameters["properties"], t.name  # every write names its actor
 
 
@@ -267,17 +264,17 @@ def test_create_channel_and_status(call):
     assert invariants(call.box.db) == []
 
 
-@pytest.mark.parametrize("sql", [
-    "DELETE FROM channel_members WHERE role = 'admin' AND channel_id = (SELECT channel_id FROM "
-    "channels WHERE name = 'design')",
-    "DELETE FROM channel_members WHERE channel_id = (SELECT channel_id FROM channels WHERE "
-    "name = 'general' LIMIT 1) AND user_id = 'usr_0001'",
-    "UPDATE messages SET thread_parent_id = (SELECT message_id FROM messages WHERE "
-    "thread_parent_id IS NOT NULL LIMIT 1) WHERE message_id = 'msg_000001'",
-    "UPDATE channels SET name = 'Bad Name' WHERE name = 'random'",
-    "UPDATE users SET status_emoji = 'smile' WHERE user_id = 'usr_0001'",
-])
-def test_invariants_catch_broken_rules(sb, sql):
-    assert invariants(sb.db) == []
-    sb.db.execute(sql)
-    assert invariants(sb.db)
+def test_invariants_catch_broken_rules(box):
+    rules_catch(box, {
+        "has an admin": "DELETE FROM channel_members WHERE role = 'admin' AND channel_id = "
+        "(SELECT channel_id FROM channels WHERE name = 'design')",
+        "in the workspace's #general": "DELETE FROM channel_members WHERE channel_id = "
+        "(SELECT channel_id FROM channels WHERE name = 'general' LIMIT 1) AND user_id = "
+        "'usr_0001'",
+        "answers a top-level message": "UPDATE messages SET thread_parent_id = (SELECT "
+        "message_id FROM messages WHERE thread_parent_id IS NOT NULL LIMIT 1) WHERE "
+        "message_id = 'msg_000001'",
+        "unique lowercase names": "UPDATE channels SET name = 'Bad Name' WHERE name = 'random'",
+        "empty or a short code": "UPDATE users SET status_emoji = 'smile' WHERE user_id = "
+        "'usr_0001'",
+    })

@@ -1,23 +1,13 @@
 """Airline: a tau2-bench ``airline`` compatible flight booking service (flights, users,
 reservations).
-
-``DOMAIN`` is what the core needs: the schema, the 14 tools, the generator of seeded
-databases, the importer of tau-bench's three files or tau2's ``db.json``, and the
-exporters (``tau2``, which defines the canonical state and so ``Sandbox.state_hash``, and
-``tau-bench``), the hidden-intent task kit and the transfer tool.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ...core.domain import Domain
-from ...core.tools import Toolbox
+from ...core.domain import Domain, EnvSpec
 from . import io, tools
 from .invariants import invariants
 from .tasks import TASKS
-
-_HERE = Path(__file__).resolve().parent
 
 
 def generate(seed: int) -> dict:
@@ -27,19 +17,10 @@ def generate(seed: int) -> dict:
     return _generate(seed)
 
 
-DOMAIN = Domain(
-    name="airline",
-    schema=(_HERE / "schema.sql").read_text(encoding="utf-8"),
-    toolbox=Toolbox.from_module(tools),
-    generate=generate,
-    load=io.load,
-    read=io.read,
-    exporters={"tau2": io.export, "tau-bench": io.export_v1},
-    canonical="tau2",
-    invariants=invariants,
-    policy=(_HERE / "policy.md").read_text(encoding="utf-8"),
-    tasks=TASKS,
+DOMAIN = Domain.from_package(
+    __name__, tools=tools, io=io, generate=generate, invariants=invariants, tasks=TASKS,
+    exporters={"tau2": io.export, "tau-bench": io.export_v1}, canonical="tau2",
     transfer_tool="transfer_to_human_agents",
+    envs=(EnvSpec("ToolAirline-v0", 100,
+                  "e2358e0444959c215b34d8dad8b4be9dffaafaa5a753163aa646609b69886e7d"),),
 )
-
-__all__ = ["DOMAIN"]

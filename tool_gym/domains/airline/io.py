@@ -1,28 +1,24 @@
 """Airline data <-> the SQLite schema: tau-bench v1's three files and tau2's ``db.json``.
 
-``read(path)`` accepts either a directory with tau-bench's ``flights.json``,
-``reservations.json`` and ``users.json`` (users keyed by id, without ``user_id``), or a
-tau2-style single ``db.json`` (a file, or a directory holding one). Both become the native
-structure ``{"flights": ..., "users": ..., "reservations": ...}`` with ``user_id`` inside
-every user, which ``load`` writes into an empty database made from ``schema.sql``.
-
-``export`` rebuilds tau2's structure (the canonical state, spec section 1.2): users with
-``user_id``; every reservation with ``status`` (``null`` unless cancelled); each flight date
-with only its status's keys; gift card and certificate amounts as floats; seat counts,
-prices, payment amounts and baggage counts as ints; maps in source order. ``export_v1``
-rebuilds tau-bench's three files byte for byte (v1 key orders, no ``user_id`` inside users,
-``status`` only once a reservation is cancelled, integral balances as ints).
-
-The record builders are shared with the tools, so a tool's output and the export are the
-same records in the same key order (tau2's declaration order, spec section 2.1).
+Formats, export rules and key orders: ``docs/airline-data.md``.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 from typing import Any
+
+from ...core.json_fields import (
+    as_int,
+    as_list,
+    as_map,
+    as_number,
+    as_str,
+    check_key,
+)
+from ...core.tables import child_rows, load_records, read_json
+from ...core.tau2_records import address_record, name_record
 
 __all__ = [
     "read",
@@ -78,11 +74,6 @@ USER_COLUMNS = (
 # ----------------------------------------------------------------------------- read
 
 
-def _read_json(path: Path) -> Any:
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
-
-
 def read(path: str | Path) -> dict:
     """The native structure of the airline data at ``path``.
 
@@ -92,192 +83,158 @@ def read(path: str | Path) -> dict:
     path = Path(path)
     if path.is_dir():
         if all((path / name).is_file() for name in V1_FILES):
-            flights = _read_json(path / "flights.json")
-            reservations = _read_json(path / "reservations.json")
-            users = _read_json(path / "users.json")
-            if not isinstance(users, dict):
-                raise ValueError(f"{path / 'users.json'}: expected a JSON object keyed by user id")
-            users = {key: {"user_id": key, **user} for key, user in users.items()}
-            return {"flights": flights, "users": users, "reservations": reservations}
-        if (path / "db.json").is_file():
-            path = path / "db.json"
-        else:
+            return _read_v1(path)
+        if not (path / "db.json").is_file():
             raise FileNotFoundError(
                 f"{path}: expected tau-bench's {', '.join(V1_FILES)} or tau2's db.json")
-    data = _read_json(path)
+        path = path / "db.json"
+    data = read_json(path)
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a JSON object")
     return data
 
 
+def _read_v1(path: Path) -> dict:
+    flights = read_json(path / "flights.json")
+    reservations = read_json(path / "reservations.json")
+    users = read_json(path / "users.json")
+    if not isinstance(users, dict):
+        raise ValueError(f"{path / 'users.json'}: expected a JSON object keyed by user id")
+    users = {key: {"user_id": key, **user} for key, user in users.items()}
+    return {"flights": flights, "users": users, "reservations": reservations}
+
+
 # ----------------------------------------------------------------------------- load
 
 
-def _int(value: Any, where: str) -> int:
-    """An integer as tau2's models accept it (an integral float counts as an int)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{where}: expected an integer, got {value!r}")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise ValueError(f"{where}: expected an integer, got {value!r}")
-        return int(value)
-    return value
+def _names(columns: str) -> tuple[str, ...]:
+    return tuple(columns.split(", "))
 
 
-def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{where}: expected a number, got {value!r}")
-    return float(value)
-
-
-def _str(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"{where}: expected a string, got {value!r}")
-    return value
-
-
-def _check_key(key: str, record_id: Any, where: str) -> None:
-    if key != record_id:
-        raise ValueError(f"{where}: map key {key!r} differs from the record's id {record_id!r}")
-
-
-def _map(value: Any, where: str) -> dict:
-    if not isinstance(value, dict):
-        raise ValueError(f"{where}: expected a JSON object, got {type(value).__name__}")
-    return value
-
-
-def _list(value: Any, where: str) -> list:
-    if not isinstance(value, list):
-        raise ValueError(f"{where}: expected a JSON array, got {type(value).__name__}")
-    return value
-
-
-def _passenger(p: Any, where: str) -> tuple[str, str, str]:
-    p = _map(p, where)
-    return (_str(p["first_name"], f"{where}.first_name"),
-            _str(p["last_name"], f"{where}.last_name"),
-            _str(p["dob"], f"{where}.dob"))
+#: The tables ``load`` fills, in insert order, with the columns of their rows.
+_LOAD_COLUMNS = {
+    "flights": ("flight_number", "origin", "destination", "sched_dep", "sched_arr", "ord"),
+    "flight_dates": ("flight_number", "date", *_names(FLIGHT_DATE_COLUMNS), "ord"),
+    "users": (*_names(USER_COLUMNS), "ord"),
+    "payment_methods": ("user_id", "id", "source", "brand", "last_four", "amount", "ord"),
+    "saved_passengers": ("user_id", "pos", "first_name", "last_name", "dob"),
+    "reservations": (*_names(RESERVATION_COLUMNS), "ord"),
+    "user_reservations": ("user_id", "pos", "reservation_id"),
+    "reservation_flights": ("reservation_id", "pos", "flight_number", "origin", "destination",
+                            "date", "price"),
+    "reservation_passengers": ("reservation_id", "pos", "first_name", "last_name", "dob"),
+    "reservation_payments": ("reservation_id", "pos", "payment_id", "amount"),
+}
 
 
 def load(db: sqlite3.Connection, data: dict) -> None:
     """Write the native structure into an empty airline database (no commit).
 
     Users may omit ``user_id`` (taken from the key); reservations may omit ``status``.
-    Unknown top-level keys are rejected; unknown keys inside records are ignored.
+    Unknown top-level keys are rejected; unknown keys inside records are ignored. Every
+    record is checked before the first row is written.
     """
-    data = _map(data, "airline data")
+    data = as_map(data, "airline data")
     unknown = sorted(set(data) - set(TOP_KEYS))
     if unknown:
         raise ValueError(f"airline data: unknown top-level keys {unknown}")
-    flights = _map(data["flights"], "flights")
-    users = _map(data["users"], "users")
-    reservations = _map(data["reservations"], "reservations")
+    flights, users, reservations = (as_map(data[key], key) for key in TOP_KEYS)
+    load_records(db, _LOAD_COLUMNS, ((flights, _add_flight), (users, _add_user),
+                                     (reservations, _add_reservation)))
 
-    flight_rows, date_rows = [], []
-    for i, (key, f) in enumerate(flights.items()):
-        number = f["flight_number"]
-        _check_key(key, number, "flights")
-        flight_rows.append((number, _str(f["origin"], f"{key}.origin"),
-                            _str(f["destination"], f"{key}.destination"),
-                            _str(f["scheduled_departure_time_est"], f"{key} departure"),
-                            _str(f["scheduled_arrival_time_est"], f"{key} arrival"), i))
-        for j, (date, d) in enumerate(_map(f["dates"], f"{key}.dates").items()):
-            where = f"flight {key} date {date}"
-            status = d["status"]
-            if status not in FLIGHT_STATUSES:
-                raise ValueError(f"{where}: unknown status {status!r}")
-            seats = prices = (None, None, None)
-            times = {"est_dep": None, "est_arr": None, "act_dep": None, "act_arr": None}
-            if status == "available":
-                s, p = _map(d["available_seats"], where), _map(d["prices"], where)
-                seats = tuple(_int(s[c], f"{where} seats {c}") for c in CABINS)
-                prices = tuple(_int(p[c], f"{where} price {c}") for c in CABINS)
-            for json_key, column in _DATE_KEYS[status]:
-                times[column] = _str(d[json_key], f"{where} {json_key}")
-            date_rows.append((number, _str(date, where), status, *seats, *prices,
-                              times["est_dep"], times["est_arr"], times["act_dep"],
-                              times["act_arr"], j))
 
-    user_rows, method_rows, saved_rows, user_res_rows = [], [], [], []
-    for i, (key, u) in enumerate(users.items()):
-        uid = u.get("user_id", key)
-        _check_key(key, uid, "users")
-        name, a = _map(u["name"], f"user {key} name"), _map(u["address"], f"user {key} address")
-        membership = u["membership"]
-        if membership not in ("regular", "silver", "gold"):
-            raise ValueError(f"user {key}: unknown membership {membership!r}")
-        address2 = a.get("address2")
-        user_rows.append((uid, _str(name["first_name"], f"user {key}"),
-                          _str(name["last_name"], f"user {key}"),
-                          _str(a["address1"], f"user {key} address1"),
-                          None if address2 is None else _str(address2, f"user {key} address2"),
-                          _str(a["city"], f"user {key} city"),
-                          _str(a["country"], f"user {key} country"),
-                          _str(a["state"], f"user {key} state"), _str(a["zip"], f"user {key} zip"),
-                          _str(u["email"], f"user {key} email"), _str(u["dob"], f"user {key} dob"),
-                          membership, i))
-        for j, (mkey, m) in enumerate(_map(u["payment_methods"], f"user {key}").items()):
-            _check_key(mkey, m["id"], f"users[{uid}].payment_methods")
-            source = m["source"]
-            if source == "credit_card":
-                method_rows.append((uid, mkey, source, _str(m["brand"], mkey),
-                                    _str(m["last_four"], mkey), None, j))
-            elif source in ("gift_card", "certificate"):
-                method_rows.append((uid, mkey, source, None, None,
-                                    _number(m["amount"], f"{mkey} amount"), j))
-            else:
-                raise ValueError(f"payment method {mkey}: unknown source {source!r}")
-        for pos, p in enumerate(_list(u["saved_passengers"], f"user {key} saved_passengers")):
-            saved_rows.append((uid, pos, *_passenger(p, f"user {key} saved passenger {pos}")))
-        for pos, rid in enumerate(_list(u["reservations"], f"user {key} reservations")):
-            user_res_rows.append((uid, pos, _str(rid, f"user {key} reservations")))
+def _passenger(p: Any, where: str) -> tuple[str, str, str]:
+    p = as_map(p, where)
+    return (as_str(p["first_name"], f"{where}.first_name"),
+            as_str(p["last_name"], f"{where}.last_name"),
+            as_str(p["dob"], f"{where}.dob"))
 
-    res_rows, seg_rows, pax_rows, pay_rows = [], [], [], []
-    for i, (key, r) in enumerate(reservations.items()):
-        rid = r["reservation_id"]
-        _check_key(key, rid, "reservations")
-        status = r.get("status")
-        if status not in (None, "cancelled"):
-            raise ValueError(f"reservation {rid}: unknown status {status!r}")
-        res_rows.append((rid, _str(r["user_id"], rid), _str(r["origin"], rid),
-                         _str(r["destination"], rid), r["flight_type"], r["cabin"],
-                         _str(r["created_at"], rid),
-                         _int(r["total_baggages"], f"{rid} total_baggages"),
-                         _int(r["nonfree_baggages"], f"{rid} nonfree_baggages"),
-                         r["insurance"], status, i))
-        for pos, s in enumerate(_list(r["flights"], f"{rid} flights")):
-            seg_rows.append((rid, pos, _str(s["flight_number"], rid), _str(s["origin"], rid),
-                             _str(s["destination"], rid), _str(s["date"], rid),
-                             _int(s["price"], f"{rid} segment price")))
-        for pos, p in enumerate(_list(r["passengers"], f"{rid} passengers")):
-            pax_rows.append((rid, pos, *_passenger(p, f"{rid} passenger {pos}")))
-        for pos, p in enumerate(_list(r["payment_history"], f"{rid} payment_history")):
-            pay_rows.append((rid, pos, _str(p["payment_id"], rid),
-                             _int(p["amount"], f"{rid} payment amount")))
 
-    ex = db.executemany
-    ex("INSERT INTO flights (flight_number, origin, destination, sched_dep, sched_arr, ord) "
-       "VALUES (?, ?, ?, ?, ?, ?)", flight_rows)
-    ex(f"INSERT INTO flight_dates (flight_number, date, {FLIGHT_DATE_COLUMNS}, ord) "
-       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", date_rows)
-    ex("INSERT INTO users (user_id, first_name, last_name, address1, address2, city, country, "
-       "state, zip, email, dob, membership, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-       user_rows)
-    ex("INSERT INTO payment_methods (user_id, id, source, brand, last_four, amount, ord) "
-       "VALUES (?, ?, ?, ?, ?, ?, ?)", method_rows)
-    ex("INSERT INTO saved_passengers (user_id, pos, first_name, last_name, dob) "
-       "VALUES (?, ?, ?, ?, ?)", saved_rows)
-    ex(f"INSERT INTO reservations ({RESERVATION_COLUMNS}, ord) "
-       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", res_rows)
-    ex("INSERT INTO user_reservations (user_id, pos, reservation_id) VALUES (?, ?, ?)",
-       user_res_rows)
-    ex("INSERT INTO reservation_flights (reservation_id, pos, flight_number, origin, "
-       "destination, date, price) VALUES (?, ?, ?, ?, ?, ?, ?)", seg_rows)
-    ex("INSERT INTO reservation_passengers (reservation_id, pos, first_name, last_name, dob) "
-       "VALUES (?, ?, ?, ?, ?)", pax_rows)
-    ex("INSERT INTO reservation_payments (reservation_id, pos, payment_id, amount) "
-       "VALUES (?, ?, ?, ?)", pay_rows)
+def _add_flight(rows: dict[str, list], i: int, key: str, f: dict) -> None:
+    number = f["flight_number"]
+    check_key(key, number, "flights")
+    rows["flights"].append((number, as_str(f["origin"], f"{key}.origin"),
+                            as_str(f["destination"], f"{key}.destination"),
+                            as_str(f["scheduled_departure_time_est"], f"{key} departure"),
+                            as_str(f["scheduled_arrival_time_est"], f"{key} arrival"), i))
+    for j, (date, d) in enumerate(as_map(f["dates"], f"{key}.dates").items()):
+        rows["flight_dates"].append(_flight_date_row(number, key, j, date, d))
+
+
+def _flight_date_row(number: str, key: str, j: int, date: str, d: dict) -> tuple:
+    where = f"flight {key} date {date}"
+    status = d["status"]
+    if status not in FLIGHT_STATUSES:
+        raise ValueError(f"{where}: unknown status {status!r}")
+    seats = prices = (None, None, None)
+    times = {"est_dep": None, "est_arr": None, "act_dep": None, "act_arr": None}
+    if status == "available":
+        s, p = as_map(d["available_seats"], where), as_map(d["prices"], where)
+        seats = tuple(as_int(s[c], f"{where} seats {c}") for c in CABINS)
+        prices = tuple(as_int(p[c], f"{where} price {c}") for c in CABINS)
+    for json_key, column in _DATE_KEYS[status]:
+        times[column] = as_str(d[json_key], f"{where} {json_key}")
+    return (number, as_str(date, where), status, *seats, *prices, times["est_dep"],
+            times["est_arr"], times["act_dep"], times["act_arr"], j)
+
+
+def _add_user(rows: dict[str, list], i: int, key: str, u: dict) -> None:
+    uid = u.get("user_id", key)
+    check_key(key, uid, "users")
+    name, a = as_map(u["name"], f"user {key} name"), as_map(u["address"], f"user {key} address")
+    membership = u["membership"]
+    if membership not in ("regular", "silver", "gold"):
+        raise ValueError(f"user {key}: unknown membership {membership!r}")
+    address2 = a.get("address2")
+    where = f"user {key}"
+    rows["users"].append((
+        uid, as_str(name["first_name"], where), as_str(name["last_name"], where),
+        as_str(a["address1"], f"{where} address1"),
+        None if address2 is None else as_str(address2, f"{where} address2"),
+        as_str(a["city"], f"{where} city"), as_str(a["country"], f"{where} country"),
+        as_str(a["state"], f"{where} state"), as_str(a["zip"], f"{where} zip"),
+        as_str(u["email"], f"{where} email"), as_str(u["dob"], f"{where} dob"), membership, i))
+    for j, (mkey, m) in enumerate(as_map(u["payment_methods"], where).items()):
+        rows["payment_methods"].append(_payment_method_row(uid, j, mkey, m))
+    for pos, p in enumerate(as_list(u["saved_passengers"], f"{where} saved_passengers")):
+        rows["saved_passengers"].append(
+            (uid, pos, *_passenger(p, f"{where} saved passenger {pos}")))
+    for pos, rid in enumerate(as_list(u["reservations"], f"{where} reservations")):
+        rows["user_reservations"].append((uid, pos, as_str(rid, f"{where} reservations")))
+
+
+def _payment_method_row(uid: str, j: int, mkey: str, m: dict) -> tuple:
+    check_key(mkey, m["id"], f"users[{uid}].payment_methods")
+    source = m["source"]
+    if source == "credit_card":
+        return (uid, mkey, source, as_str(m["brand"], mkey), as_str(m["last_four"], mkey),
+                None, j)
+    if source in ("gift_card", "certificate"):
+        return (uid, mkey, source, None, None, as_number(m["amount"], f"{mkey} amount"), j)
+    raise ValueError(f"payment method {mkey}: unknown source {source!r}")
+
+
+def _add_reservation(rows: dict[str, list], i: int, key: str, r: dict) -> None:
+    rid = r["reservation_id"]
+    check_key(key, rid, "reservations")
+    status = r.get("status")
+    if status not in (None, "cancelled"):
+        raise ValueError(f"reservation {rid}: unknown status {status!r}")
+    rows["reservations"].append((
+        rid, as_str(r["user_id"], rid), as_str(r["origin"], rid),
+        as_str(r["destination"], rid), r["flight_type"], r["cabin"],
+        as_str(r["created_at"], rid), as_int(r["total_baggages"], f"{rid} total_baggages"),
+        as_int(r["nonfree_baggages"], f"{rid} nonfree_baggages"), r["insurance"], status, i))
+    for pos, s in enumerate(as_list(r["flights"], f"{rid} flights")):
+        rows["reservation_flights"].append((
+            rid, pos, as_str(s["flight_number"], rid), as_str(s["origin"], rid),
+            as_str(s["destination"], rid), as_str(s["date"], rid),
+            as_int(s["price"], f"{rid} segment price")))
+    for pos, p in enumerate(as_list(r["passengers"], f"{rid} passengers")):
+        rows["reservation_passengers"].append((rid, pos, *_passenger(p, f"{rid} passenger {pos}")))
+    for pos, p in enumerate(as_list(r["payment_history"], f"{rid} payment_history")):
+        rows["reservation_payments"].append((rid, pos, as_str(p["payment_id"], rid),
+                                             as_int(p["amount"], f"{rid} payment amount")))
 
 
 # ------------------------------------------------------------------ record builders
@@ -325,9 +282,8 @@ def user_record(row: tuple, methods: dict, saved: list, reservations: list,
     user_id, first, last, a1, a2, city, country, state, zip_, email, dob, membership = row
     record = {} if v1 else {"user_id": user_id}
     record.update({
-        "name": {"first_name": first, "last_name": last},
-        "address": {"address1": a1, "address2": a2, "city": city, "country": country,
-                    "state": state, "zip": zip_},
+        "name": name_record(first, last),
+        "address": address_record(a1, a2, city, country, state, zip_),
         "email": email,
         "dob": dob,
         "payment_methods": methods,
@@ -379,68 +335,56 @@ def segment_record(flight_number: str, origin: str, destination: str, date: str,
 # ---------------------------------------------------------------------------- export
 
 
-def _grouped(rows) -> dict:
-    groups: dict = {}
-    for row in rows:
-        key = row[0]
-        group = groups.get(key)
-        if group is None:
-            group = groups[key] = []
-        group.append(row[1:])
-    return groups
-
-
 def _export(db: sqlite3.Connection, v1: bool) -> dict:
-    ex = db.execute
+    return {"flights": _export_flights(db), "users": _export_users(db, v1),
+            "reservations": _export_reservations(db, v1)}
 
-    dates = _grouped(ex(f"SELECT flight_number, date, {FLIGHT_DATE_COLUMNS} FROM flight_dates "
-                        "ORDER BY flight_number, ord"))
-    flights = {}
-    for number, origin, destination, dep, arr in ex(
-            "SELECT flight_number, origin, destination, sched_dep, sched_arr FROM flights "
-            "ORDER BY ord"):
-        flights[number] = {
-            "flight_number": number, "origin": origin, "destination": destination,
-            "scheduled_departure_time_est": dep, "scheduled_arrival_time_est": arr,
-            "dates": {row[0]: flight_date_record(row[1:]) for row in dates.get(number, ())},
-        }
 
-    methods: dict[str, dict] = {}
-    for uid, mid, source, brand, last_four, amount in ex(
-            "SELECT user_id, id, source, brand, last_four, amount FROM payment_methods "
-            "ORDER BY user_id, ord"):
-        group = methods.get(uid)
-        if group is None:
-            group = methods[uid] = {}
-        group[mid] = payment_method_record(source, mid, brand, last_four, amount, v1)
-    saved = _grouped(ex("SELECT user_id, first_name, last_name, dob FROM saved_passengers "
-                        "ORDER BY user_id, pos"))
-    user_res = _grouped(ex("SELECT user_id, reservation_id FROM user_reservations "
-                           "ORDER BY user_id, pos"))
+def _export_flights(db: sqlite3.Connection) -> dict:
+    dates = child_rows(db, "flight_dates", "flight_number", f"date, {FLIGHT_DATE_COLUMNS}",
+                       order="ord")
+    return {number: {
+        "flight_number": number, "origin": origin, "destination": destination,
+        "scheduled_departure_time_est": dep, "scheduled_arrival_time_est": arr,
+        "dates": {row[0]: flight_date_record(row[1:]) for row in dates.get(number, ())},
+    } for number, origin, destination, dep, arr in db.execute(
+        "SELECT flight_number, origin, destination, sched_dep, sched_arr FROM flights "
+        "ORDER BY ord")}
+
+
+def _people(rows) -> list[dict]:
+    return [{"first_name": f, "last_name": l, "dob": d} for f, l, d in rows]
+
+
+def _export_users(db: sqlite3.Connection, v1: bool) -> dict:
+    methods = child_rows(db, "payment_methods", "user_id",
+                         "id, source, brand, last_four, amount", order="ord")
+    saved = child_rows(db, "saved_passengers", "user_id", "first_name, last_name, dob")
+    user_res = child_rows(db, "user_reservations", "user_id", "reservation_id")
     users = {}
-    for row in ex(f"SELECT {USER_COLUMNS} FROM users ORDER BY ord"):
+    for row in db.execute(f"SELECT {USER_COLUMNS} FROM users ORDER BY ord"):
         uid = row[0]
-        users[uid] = user_record(
-            row, methods.get(uid, {}),
-            [{"first_name": f, "last_name": l, "dob": d} for f, l, d in saved.get(uid, ())],
-            [r for (r,) in user_res.get(uid, ())], v1)
+        own_methods = {mid: payment_method_record(source, mid, brand, last_four, amount, v1)
+                       for mid, source, brand, last_four, amount in methods.get(uid, ())}
+        users[uid] = user_record(row, own_methods, _people(saved.get(uid, ())),
+                                 [r for (r,) in user_res.get(uid, ())], v1)
+    return users
 
-    segments = _grouped(ex("SELECT reservation_id, flight_number, origin, destination, date, "
-                           "price FROM reservation_flights ORDER BY reservation_id, pos"))
-    passengers = _grouped(ex("SELECT reservation_id, first_name, last_name, dob "
-                             "FROM reservation_passengers ORDER BY reservation_id, pos"))
-    payments = _grouped(ex("SELECT reservation_id, payment_id, amount FROM reservation_payments "
-                           "ORDER BY reservation_id, pos"))
+
+def _export_reservations(db: sqlite3.Connection, v1: bool) -> dict:
+    segments = child_rows(db, "reservation_flights", "reservation_id",
+                          "flight_number, origin, destination, date, price")
+    passengers = child_rows(db, "reservation_passengers", "reservation_id",
+                            "first_name, last_name, dob")
+    payments = child_rows(db, "reservation_payments", "reservation_id", "payment_id, amount")
     reservations = {}
-    for row in ex(f"SELECT {RESERVATION_COLUMNS} FROM reservations ORDER BY ord"):
+    for row in db.execute(f"SELECT {RESERVATION_COLUMNS} FROM reservations ORDER BY ord"):
         rid = row[0]
         reservations[rid] = reservation_record(
-            row,
-            [segment_record(*s, v1=v1) for s in segments.get(rid, ())],
-            [{"first_name": f, "last_name": l, "dob": d} for f, l, d in passengers.get(rid, ())],
+            row, [segment_record(*s, v1=v1) for s in segments.get(rid, ())],
+            _people(passengers.get(rid, ())),
             [{"payment_id": p, "amount": a} for p, a in payments.get(rid, ())], v1)
-
-    return {"flights": flights, "users": users, "reservations": reservations}
+    return reservations
 
 
 def export(db: sqlite3.Connection) -> dict:

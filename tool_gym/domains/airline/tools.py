@@ -1,26 +1,6 @@
 """The 14 tools of the airline domain (tau2-bench ``airline`` compatible).
 
-Names, parameters (order and JSON types), preconditions, the order of the checks, and the
-effects follow the airline specification (section 2), including tau2's quirks (section 2.4):
-seats drop on booking only; cancellation refunds are bookkeeping entries only; a
-certificate disappears on first use; kept segments keep their price only when the cabin is
-unchanged; booking checks each payment entry alone against the balance; new reservation ids
-are the first free one of ``HATHAT``/``HATHAU``/``HATHAV`` and new certificate ids the first
-of ``certificate_3221322``..``4`` the user lacks (both derived from the state itself, so a
-sandbox needs no counter and stays deterministic).
-
-Every tool reads and writes the sandbox's SQLite connection with parameterized SQL on
-indexed columns; balances are computed in Python and stored, never in SQL. A failing tool
-raises :class:`ToolError` before its first write, with one exception reproduced on purpose:
-``book_reservation`` with the same certificate listed twice (spec section 2.4.6) keeps the
-deductions made before the failure.
-
-Argument handling (spec section 2.1): the toolbox validates JSON types, enums and
-required/unknown top-level parameters against the schemas before any tool-level check;
-inside the arrays, flight items need string ``flight_number`` and ``date``, passengers
-string ``first_name``, ``last_name`` and ``dob``, payments a string ``payment_id`` and an
-integer ``amount`` (a float with zero fraction counts as that integer); other keys in these
-objects are ignored.
+Spec conformance, tau2's quirks kept on purpose, argument handling: ``docs/airline-data.md``.
 """
 
 from __future__ import annotations
@@ -28,7 +8,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Annotated, Any, Literal
 
-from ...core import arithmetic
+from ...core import common_tools
+from ...core.common_tools import human_transfer_tool
+from ...core.ids import first_free, next_number
+from ...core.rows import fetch_parts, fetch_row
 from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .io import (
     FLIGHT_DATE_COLUMNS,
@@ -159,10 +142,8 @@ def _user_exists(db: sqlite3.Connection, user_id: str) -> None:
 
 
 def _user(db: sqlite3.Connection, user_id: str) -> dict:
-    row = db.execute(f"SELECT {USER_COLUMNS} FROM users WHERE user_id = ?",
-                     (user_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"user {user_id} not found")
+    row = fetch_row(db, f"SELECT {USER_COLUMNS} FROM users WHERE user_id = ?",
+                    (user_id,), f"user {user_id} not found")
     methods = {mid: payment_method_record(source, mid, brand, last_four, amount)
                for mid, source, brand, last_four, amount in db.execute(
                    "SELECT id, source, brand, last_four, amount FROM payment_methods "
@@ -189,11 +170,8 @@ def _method(db: sqlite3.Connection, user_id: str, payment_id: str) -> tuple[str,
 
 
 def _reservation_row(db: sqlite3.Connection, reservation_id: str) -> tuple:
-    row = db.execute(f"SELECT {RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = ?",
-                     (reservation_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"reservation {reservation_id} not found")
-    return row
+    return fetch_row(db, f"SELECT {RESERVATION_COLUMNS} FROM reservations WHERE reservation_id = ?",
+                     (reservation_id,), f"reservation {reservation_id} not found")
 
 
 _RESERVATION_PARTS_SQL = (
@@ -206,14 +184,9 @@ _RESERVATION_PARTS_SQL = (
 )
 
 
-def _part_key(row: tuple) -> tuple:
-    return row[0], row[1]
-
-
 def _reservation(db: sqlite3.Connection, row: tuple) -> dict:
     """The full Reservation of a ``RESERVATION_COLUMNS`` row (one query for its lists)."""
-    parts = db.execute(_RESERVATION_PARTS_SQL, (row[0],)).fetchall()
-    parts.sort(key=_part_key)
+    parts = fetch_parts(db, _RESERVATION_PARTS_SQL, (row[0],))
     flights, passengers, payments = [], [], []
     for kind, _, a, b, c, d, number in parts:
         if kind == 0:
@@ -243,11 +216,8 @@ def _passenger_count(db: sqlite3.Connection, reservation_id: str) -> int:
 
 def _flight(db: sqlite3.Connection, flight_number: str) -> tuple[str, str]:
     """``(origin, destination)`` of a flight."""
-    row = db.execute("SELECT origin, destination FROM flights WHERE flight_number = ?",
-                     (flight_number,)).fetchone()
-    if row is None:
-        raise ToolError(f"flight {flight_number} not found")
-    return row
+    return fetch_row(db, "SELECT origin, destination FROM flights WHERE flight_number = ?",
+                     (flight_number,), f"flight {flight_number} not found")
 
 
 def _flight_date(db: sqlite3.Connection, flight_number: str, date: str) -> tuple:
@@ -279,9 +249,7 @@ def _set_amount(db: sqlite3.Connection, user_id: str, payment_id: str, amount: f
 
 def _append_payment(db: sqlite3.Connection, reservation_id: str, payment_id: str,
                     amount: int) -> None:
-    row = db.execute("SELECT max(pos) FROM reservation_payments WHERE reservation_id = ?",
-                     (reservation_id,)).fetchone()
-    pos = 0 if row[0] is None else row[0] + 1
+    pos = next_number(db, "reservation_payments", "pos", scope={"reservation_id": reservation_id})
     db.execute("INSERT INTO reservation_payments (reservation_id, pos, payment_id, amount) "
                "VALUES (?, ?, ?, ?)", (reservation_id, pos, payment_id, amount))
 
@@ -436,28 +404,13 @@ def get_flight_status(db, flight_number: FlightNumber, date: str) -> str:
 # -------------------------------------------------------------------------- GENERIC
 
 
-@tool(Category.GENERIC)
-def calculate(db, expression: str) -> str:
-    """Calculate the result of an arithmetic expression. The result is rounded to 2
-    decimal places.
-
-    Args:
-        expression: The arithmetic expression to calculate, such as '2 + 2'. It may contain
-            numbers, the operators +, -, *, /, parentheses and spaces.
-    """
-    return arithmetic.calculate(expression)
+calculate = common_tools.calculate
 
 
-@tool(Category.GENERIC)
-def transfer_to_human_agents(db, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of the user's issue. Only
-    transfer if the user explicitly asks for a human agent, or if, given the policy and the
-    available tools, you cannot solve the user's issue.
-
-    Args:
-        summary: A summary of the user's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = human_transfer_tool(
+    "Transfer the user to a human agent, with a summary of the user's issue. Only "
+    "transfer if the user explicitly asks for a human agent, or if, given the policy and "
+    "the available tools, you cannot solve the user's issue.")
 
 
 # ---------------------------------------------------------------------------- WRITE
@@ -498,14 +451,27 @@ def book_reservation(db, user_id: UserId, origin: Airport, destination: Airport,
     people = _build_passengers(passengers)
     payments = _build_payments(payment_methods)
     _user_exists(db, user_id)
-    taken = {rid for (rid,) in db.execute(
-        "SELECT reservation_id FROM reservations WHERE reservation_id IN (?, ?, ?)",
-        NEW_RESERVATION_IDS)}
-    reservation_id = next((rid for rid in NEW_RESERVATION_IDS if rid not in taken), None)
+    reservation_id = first_free(db, "reservations", "reservation_id", NEW_RESERVATION_IDS)
     if reservation_id is None:
         raise ToolError("too many reservations")
-    n = len(people)
+    segments, total = _price_booking(db, wanted, cabin, len(people), insurance,
+                                     nonfree_baggages)
+    methods = _check_booking_payments(db, user_id, payments, total)
+    _charge_booking(db, user_id, methods, payments)
+    _take_seats(db, segments, cabin, len(people))
+    ord_ = next_number(db, "reservations", "ord")
+    db.execute(f"INSERT INTO reservations ({RESERVATION_COLUMNS}, ord) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+               (reservation_id, user_id, origin, destination, flight_type, cabin, NOW,
+                total_baggages, nonfree_baggages, insurance, ord_))
+    _insert_reservation_parts(db, reservation_id, user_id, segments, people, payments)
+    return _reservation_by_id(db, reservation_id)
 
+
+def _price_booking(db: sqlite3.Connection, wanted: list[tuple[str, str]], cabin: str, n: int,
+                   insurance: str, nonfree_baggages: int) -> tuple[list[tuple], int]:
+    """The segments of a new booking ``(flight_number, origin, destination, date, price,
+    seats left)`` and its total price for ``n`` passengers."""
     total = 0
     segments = []
     for flight_number, date in wanted:
@@ -517,7 +483,14 @@ def book_reservation(db, user_id: UserId, origin: Airport, destination: Airport,
     if insurance == "yes":
         total += INSURANCE_PRICE * n
     total += BAG_PRICE * nonfree_baggages
+    return segments, total
 
+
+def _check_booking_payments(db: sqlite3.Connection, user_id: str,
+                            payments: list[tuple[str, int]], total: int
+                            ) -> dict[str, tuple[str, Any]]:
+    """The user's payment methods, once each payment is known, covered and the sum is
+    ``total``."""
     methods = _methods(db, user_id)
     for payment_id, amount in payments:
         method = methods.get(payment_id)
@@ -530,9 +503,13 @@ def book_reservation(db, user_id: UserId, origin: Airport, destination: Airport,
     if paid != total:
         raise ToolError(f"payment total mismatch: the total price is {total}, "
                         f"the payments add up to {paid}")
+    return methods
 
-    # Effects. Deduct payments in order; a certificate listed twice fails at its second
-    # occurrence after the earlier deductions (kept, as in tau2).
+
+def _charge_booking(db: sqlite3.Connection, user_id: str, methods: dict[str, tuple[str, Any]],
+                    payments: list[tuple[str, int]]) -> None:
+    """Deduct the payments in order; a certificate listed twice fails at its second
+    occurrence after the earlier deductions (kept, as in tau2)."""
     balances: dict[str, float] = {}
     removed: list[str] = []
     failed = None
@@ -555,6 +532,10 @@ def book_reservation(db, user_id: UserId, origin: Airport, destination: Airport,
                         "its first use; earlier payments of this booking were deducted)",
                         keep_effects=True)
 
+
+def _take_seats(db: sqlite3.Connection, segments: list[tuple], cabin: str, n: int) -> None:
+    """Remove ``n`` seats of ``cabin`` from each booked flight date (once per date, even
+    when a date is listed twice)."""
     seats: dict[tuple[str, str], int] = {}
     for flight_number, _, _, date, _, left in segments:
         key = (flight_number, date)
@@ -564,11 +545,12 @@ def book_reservation(db, user_id: UserId, origin: Airport, destination: Airport,
         db.execute(f"UPDATE flight_dates SET {column} = ? WHERE flight_number = ? AND date = ?",
                    (left, flight_number, date))
 
-    ord_ = db.execute("SELECT coalesce(max(ord) + 1, 0) FROM reservations").fetchone()[0]
-    db.execute(f"INSERT INTO reservations ({RESERVATION_COLUMNS}, ord) "
-               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
-               (reservation_id, user_id, origin, destination, flight_type, cabin, NOW,
-                total_baggages, nonfree_baggages, insurance, ord_))
+
+def _insert_reservation_parts(db: sqlite3.Connection, reservation_id: str, user_id: str,
+                              segments: list[tuple], people: list[tuple],
+                              payments: list[tuple[str, int]]) -> None:
+    """The segments, passengers and payments of a new reservation, and its place in the
+    user's list."""
     db.executemany("INSERT INTO reservation_flights (reservation_id, pos, flight_number, origin, "
                    "destination, date, price) VALUES (?, ?, ?, ?, ?, ?, ?)",
                    [(reservation_id, pos, *seg[:5]) for pos, seg in enumerate(segments)])
@@ -578,11 +560,9 @@ def book_reservation(db, user_id: UserId, origin: Airport, destination: Airport,
     db.executemany("INSERT INTO reservation_payments (reservation_id, pos, payment_id, amount) "
                    "VALUES (?, ?, ?, ?)",
                    [(reservation_id, pos, *p) for pos, p in enumerate(payments)])
-    pos = db.execute("SELECT coalesce(max(pos) + 1, 0) FROM user_reservations WHERE user_id = ?",
-                     (user_id,)).fetchone()[0]
+    pos = next_number(db, "user_reservations", "pos", scope={"user_id": user_id})
     db.execute("INSERT INTO user_reservations (user_id, pos, reservation_id) VALUES (?, ?, ?)",
                (user_id, pos, reservation_id))
-    return _reservation_by_id(db, reservation_id)
 
 
 @tool(Category.WRITE, returns=RESERVATION_RETURNS, writes=("reservation_id",))
@@ -730,14 +710,11 @@ def send_certificate(db, user_id: UserId, amount: int) -> str:
     _user_exists(db, user_id)
     if amount <= 0:  # tau2 accepts any number; a non-positive certificate is never valid
         raise ToolError("the amount of a certificate must be positive")
-    have = {mid for (mid,) in db.execute(
-        "SELECT id FROM payment_methods WHERE user_id = ? AND id IN (?, ?, ?)",
-        (user_id, *NEW_CERTIFICATE_IDS))}
-    payment_id = next((c for c in NEW_CERTIFICATE_IDS if c not in have), None)
+    payment_id = first_free(db, "payment_methods", "id", NEW_CERTIFICATE_IDS,
+                            scope={"user_id": user_id})
     if payment_id is None:
         raise ToolError("too many certificates")
-    ord_ = db.execute("SELECT coalesce(max(ord) + 1, 0) FROM payment_methods WHERE user_id = ?",
-                      (user_id,)).fetchone()[0]
+    ord_ = next_number(db, "payment_methods", "ord", scope={"user_id": user_id})
     db.execute("INSERT INTO payment_methods (user_id, id, source, brand, last_four, amount, ord) "
                "VALUES (?, ?, 'certificate', NULL, NULL, ?, ?)",
                (user_id, payment_id, float(amount), ord_))

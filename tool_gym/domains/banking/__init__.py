@@ -1,37 +1,18 @@
 """Banking: customers with checking and savings accounts, debit cards, transactions,
 payees, transfers, scheduled payments and card disputes.
-
-``DOMAIN`` is what the core needs: the schema, the tools, the seeded generator, the JSON
-reader and exporter (the canonical state), the invariants, the policy, the hidden-intent
-task kit and the transfer tool.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ...core.domain import Domain
-from ...core.tools import Toolbox
+from ...core.domain import Domain, EnvSpec
 from . import io, tools
 from .generate import generate
 from .invariants import invariants
 from .tasks import TASKS
 
-_HERE = Path(__file__).resolve().parent
-
-DOMAIN = Domain(
-    name="banking",
-    schema=(_HERE / "schema.sql").read_text(encoding="utf-8"),
-    toolbox=Toolbox.from_module(tools),
-    generate=generate,
-    load=io.load,
-    read=io.read,
-    exporters={"json": io.export},
-    canonical="json",
-    invariants=invariants,
-    policy=(_HERE / "policy.md").read_text(encoding="utf-8"),
-    tasks=TASKS,
+DOMAIN = Domain.from_package(
+    __name__, tools=tools, io=io, generate=generate, invariants=invariants, tasks=TASKS,
     transfer_tool="transfer_to_human_agents",
+    envs=(EnvSpec("ToolBanking-v0", 100,
+                  "bc5dd3e13f9ba2d4f33b1c91eb3c258c606aa204ae1ab04e19a293ee7c3a5c87"),),
 )
-
-__all__ = ["DOMAIN"]

@@ -14,14 +14,13 @@ scheduled payments and a few disputes.
 from __future__ import annotations
 
 import random
-import string
 from datetime import date, datetime, timedelta
 
+from ...core.fake_data import Tokens, digits, draw_unique, phone
 from .tools import NOW, TODAY
 
 N_CUSTOMERS = 250
 _TODAY = date.fromisoformat(TODAY)
-_ALNUM = string.ascii_lowercase + string.digits
 
 FIRST = ("James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William "
          "Barbara Richard Susan Joseph Jessica Thomas Sarah Charles Karen Daniel Lisa Matthew "
@@ -76,246 +75,275 @@ NEW_PAYEES = (
     ("Priya Raman", "person", "Ally Bank"), ("Metro Internet", "utility", "US Bank"),
 )
 DISPUTE_REASONS = ("fraud", "item_not_received", "incorrect_amount")
+TABLES = ("customers", "accounts", "cards", "payees", "transfers", "transactions",
+          "scheduled_payments", "disputes")
 
 
 def _day(offset: int) -> str:
     return (_TODAY - timedelta(days=offset)).isoformat()
 
 
-def generate(seed: int) -> dict[str, list[dict]]:
-    """The native data of a bank made from ``seed``."""
-    rng = random.Random(seed)
-    used_tokens: set[str] = set()
+class _Bank:
+    """The tables being drawn, with the values that must stay unique across customers."""
 
-    def token(prefix: str, n: int = 8) -> str:
-        # The first character is a letter: ids the tools create are digits after the prefix.
-        while True:
-            text = rng.choice(string.ascii_lowercase) + "".join(rng.choices(_ALNUM, k=n - 1))
-            if text not in used_tokens:
-                used_tokens.add(text)
-                return f"{prefix}_{text}"
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.token = Tokens(self.rng)
+        self.data: dict[str, list[dict]] = {t: [] for t in TABLES}
+        self.numbers: set[str] = set()
+        self.emails: set[str] = set()
+        self.usernames: set[str] = set()
 
-    def cents(lo: float, hi: float) -> float:
-        return round(rng.uniform(lo, hi), 2)
+    def cents(self, lo: float, hi: float) -> float:
+        return round(self.rng.uniform(lo, hi), 2)
 
-    numbers: set[str] = set()
 
-    def account_number(taken_last4: set[str]) -> str:
-        while True:
-            number = "".join(rng.choices(string.digits, k=10))
-            if number not in numbers and number[-4:] not in taken_last4:
-                numbers.add(number)
-                taken_last4.add(number[-4:])
-                return number
+class _Customer:
+    """One customer and their rows, drawn table by table in a fixed order."""
 
-    data: dict[str, list[dict]] = {t: [] for t in (
-        "customers", "accounts", "cards", "payees", "transfers", "transactions",
-        "scheduled_payments", "disputes")}
-    emails: set[str] = set()
-    usernames: set[str] = set()
+    def __init__(self, bank: _Bank) -> None:
+        self.bank, self.rng, self.token = bank, bank.rng, bank.token
+        self.accounts: list[dict] = []
+        self.savings: list[dict] = []
+        self.cards: list[dict] = []
+        self.txns: list[dict] = []
+        self.payees: list[dict] = []
+        self.last4s: set[str] = set()
+        self.card_last4: set[str] = set()
 
-    for _ in range(N_CUSTOMERS):
+    def draw(self) -> None:
+        for step in (self.profile, self.open_accounts, self.issue_cards,
+                     self.card_and_income_transactions, self.add_payees, self.transfers,
+                     self.scheduled_payments, self.dispute):
+            step()
+        self.bank.data["accounts"].extend(self.accounts)
+
+    def profile(self) -> None:
+        rng, bank = self.rng, self.bank
         first, last = rng.choice(FIRST), rng.choice(LAST)
-        customer_id = token("cus")
-        while True:
-            email = f"{first}.{last}{rng.randint(1, 999)}@{rng.choice(EMAIL_HOSTS)}".lower()
-            if email not in emails:
-                emails.add(email)
-                break
-        while True:
-            username = f"{first[0]}{last}{rng.randint(10, 99)}".lower()
-            if username not in usernames:
-                usernames.add(username)
-                break
-        limit = float(rng.choice((2500, 5000, 5000, 10000)))
-        data["customers"].append({
-            "customer_id": customer_id, "first_name": first, "last_name": last,
-            "email": email, "username": username,
-            "phone": f"+1-555-{rng.randint(200, 999)}-{rng.randint(0, 9999):04d}",
+        self.customer_id = self.token("cus")
+        email = draw_unique(
+            lambda: f"{first}.{last}{rng.randint(1, 999)}@{rng.choice(EMAIL_HOSTS)}".lower(),
+            bank.emails)
+        username = draw_unique(lambda: f"{first[0]}{last}{rng.randint(10, 99)}".lower(),
+                               bank.usernames)
+        self.limit = float(rng.choice((2500, 5000, 5000, 10000)))
+        bank.data["customers"].append({
+            "customer_id": self.customer_id, "first_name": first, "last_name": last,
+            "email": email, "username": username, "phone": phone(rng),
             "date_of_birth": date(rng.randint(1950, 2003), rng.randint(1, 12),
                                   rng.randint(1, 28)).isoformat(),
             "city": rng.choice(CITIES),
             "member_since": _day(rng.randint(200, 5000)),
-            "daily_transfer_limit": limit,
+            "daily_transfer_limit": self.limit,
         })
 
-        # ---------------------------------------------------------------- accounts
-        last4s: set[str] = set()
-        accounts = []
+    # ------------------------------------------------------------------- accounts
+    def account_number(self) -> str:
+        while True:
+            number = digits(self.rng, 10)
+            if number not in self.bank.numbers and number[-4:] not in self.last4s:
+                self.bank.numbers.add(number)
+                self.last4s.add(number[-4:])
+                return number
 
-        def open_account(kind: str, nickname: str, balance: float, rate: float,
-                         status: str = "open") -> dict:
-            row = {"account_id": token("acc"), "customer_id": customer_id, "type": kind,
-                   "nickname": nickname, "account_number": account_number(last4s),
-                   "balance": balance, "hold_amount": 0.0, "interest_rate": rate,
-                   "status": status, "opened_on": _day(rng.randint(150, 4000))}
-            accounts.append(row)
-            return row
+    def open_account(self, kind: str, nickname: str, balance: float, rate: float,
+                     status: str = "open") -> dict:
+        row = {"account_id": self.token("acc"), "customer_id": self.customer_id, "type": kind,
+               "nickname": nickname, "account_number": self.account_number(),
+               "balance": balance, "hold_amount": 0.0, "interest_rate": rate,
+               "status": status, "opened_on": _day(self.rng.randint(150, 4000))}
+        self.accounts.append(row)
+        return row
 
-        checking = open_account("checking", "Everyday Checking", cents(150, 9000), 0.0)
-        savings = []
+    def open_accounts(self) -> None:
+        rng, cents = self.rng, self.bank.cents
+        self.checking = self.open_account("checking", "Everyday Checking", cents(150, 9000), 0.0)
         if rng.random() < 0.85:
             names = rng.sample(SAVINGS_NAMES, 2)
-            savings.append(open_account("savings", names[0], cents(300, 40000), 0.0425))
+            self.savings.append(self.open_account("savings", names[0], cents(300, 40000), 0.0425))
             if rng.random() < 0.2:
-                savings.append(open_account("savings", names[1], cents(100, 15000), 0.0425))
+                self.savings.append(
+                    self.open_account("savings", names[1], cents(100, 15000), 0.0425))
         if rng.random() < 0.05:
-            open_account("savings", "Old Savings", 0.0, 0.01, status="closed")
+            self.open_account("savings", "Old Savings", 0.0, 0.01, status="closed")
 
-        # ------------------------------------------------------------------- cards
-        card_last4: set[str] = set()
+    # ---------------------------------------------------------------------- cards
+    def new_card(self, account: dict, form: str, status: str) -> dict:
+        rng = self.rng
+        last4 = draw_unique(lambda: digits(rng, 4), self.card_last4)
+        row = {"card_id": self.token("card"), "customer_id": self.customer_id,
+               "account_id": account["account_id"],
+               "network": rng.choice(("Visa", "Mastercard")), "form": form,
+               "last4": last4,
+               "expiry": f"{rng.randint(1, 12):02d}/{rng.randint(25, 29)}",
+               "status": status, "daily_spend_limit": float(rng.choice((1000, 2500, 5000)))}
+        self.bank.data["cards"].append(row)
+        self.cards.append(row)
+        return row
 
-        def new_card(account: dict, form: str, status: str) -> dict:
-            while True:
-                last4 = "".join(rng.choices(string.digits, k=4))
-                if last4 not in card_last4:
-                    card_last4.add(last4)
-                    break
-            row = {"card_id": token("card"), "customer_id": customer_id,
-                   "account_id": account["account_id"],
-                   "network": rng.choice(("Visa", "Mastercard")), "form": form,
-                   "last4": last4,
-                   "expiry": f"{rng.randint(1, 12):02d}/{rng.randint(25, 29)}",
-                   "status": status, "daily_spend_limit": float(rng.choice((1000, 2500, 5000)))}
-            data["cards"].append(row)
-            return row
-
+    def issue_cards(self) -> None:
+        rng = self.rng
         roll = rng.random()
-        physical = new_card(checking, "physical",
-                            "active" if roll < 0.72 else "frozen" if roll < 0.97 else "cancelled")
-        cards = [physical]
+        self.physical = self.new_card(
+            self.checking, "physical",
+            "active" if roll < 0.72 else "frozen" if roll < 0.97 else "cancelled")
         if rng.random() < 0.3:
-            cards.append(new_card(checking, "virtual",
-                                  "active" if rng.random() < 0.7 else "frozen"))
-        if savings and rng.random() < 0.1:
-            cards.append(new_card(savings[0], "physical", "active"))
+            self.new_card(self.checking, "virtual", "active" if rng.random() < 0.7 else "frozen")
+        if self.savings and rng.random() < 0.1:
+            self.new_card(self.savings[0], "physical", "active")
 
-        # ------------------------------------------------------------ transactions
-        txns = []
+    # --------------------------------------------------------------- transactions
+    def txn(self, account: dict, offset: int, description: str, category: str, kind: str,
+            amount: float, card: dict | None = None, status: str = "posted",
+            transfer_id: str | None = None) -> dict:
+        row = {"transaction_id": self.token("txn", 10), "account_id": account["account_id"],
+               "card_id": card["card_id"] if card else None, "transfer_id": transfer_id,
+               "date": _day(offset), "description": description, "category": category,
+               "kind": kind, "amount": round(amount, 2), "status": status}
+        self.txns.append(row)
+        return row
 
-        def txn(account: dict, offset: int, description: str, category: str, kind: str,
-                amount: float, card: dict | None = None, status: str = "posted",
-                transfer_id: str | None = None) -> dict:
-            row = {"transaction_id": token("txn", 10), "account_id": account["account_id"],
-                   "card_id": card["card_id"] if card else None, "transfer_id": transfer_id,
-                   "date": _day(offset), "description": description, "category": category,
-                   "kind": kind, "amount": round(amount, 2), "status": status}
-            txns.append(row)
-            return row
-
+    def card_and_income_transactions(self) -> None:
+        rng, cents, checking = self.rng, self.bank.cents, self.checking
         employer = rng.choice(EMPLOYERS)
         pay = cents(1200, 4200)
         for offset in range(rng.randint(1, 29), 120, 30):
-            txn(checking, offset, f"Payroll {employer}", "income", "deposit", pay)
-        usable = [c for c in cards if c["status"] != "cancelled"] or cards
+            self.txn(checking, offset, f"Payroll {employer}", "income", "deposit", pay)
+        usable = [c for c in self.cards if c["status"] != "cancelled"] or self.cards
         for _ in range(rng.randint(5, 9)):
             merchant, category, lo, hi = rng.choice(MERCHANTS)
             card = rng.choice(usable)
-            account = next(a for a in accounts if a["account_id"] == card["account_id"])
+            account = next(a for a in self.accounts if a["account_id"] == card["account_id"])
             offset = rng.randint(2, 119)
-            txn(account, offset, merchant, category, "card_purchase", -cents(lo, hi), card)
+            self.txn(account, offset, merchant, category, "card_purchase", -cents(lo, hi), card)
         # a favourite merchant visited several times in one month (monthly spend questions)
         merchant, category, lo, hi = rng.choice(MERCHANTS[:8])
         month = rng.choice((3, 4, 5))
         for _ in range(rng.randint(2, 4)):
             day = date(2024, month, rng.randint(1, 30 if month != 5 else 31))
-            txn(checking, (_TODAY - day).days, merchant, category, "card_purchase",
-                -cents(lo, hi), physical)
+            self.txn(checking, (_TODAY - day).days, merchant, category, "card_purchase",
+                     -cents(lo, hi), self.physical)
         for _ in range(rng.randint(0, 1)):
-            txn(checking, rng.randint(2, 110), "ATM Withdrawal", "cash", "atm_withdrawal",
-                -float(rng.choice((40, 60, 100, 200))))
-        for account in savings:
+            self.txn(checking, rng.randint(2, 110), "ATM Withdrawal", "cash", "atm_withdrawal",
+                     -float(rng.choice((40, 60, 100, 200))))
+        for account in self.savings:
             for offset in range(rng.randint(0, 29), 120, 30):
-                txn(account, offset + 1, "Interest payment", "interest", "interest",
-                    round(account["balance"] * 0.0425 / 12, 2) or 0.01)
-        # pending card purchases of the last two days are held
-        if physical["status"] == "active" and rng.random() < 0.45:
+                self.txn(account, offset + 1, "Interest payment", "interest", "interest",
+                         round(account["balance"] * 0.0425 / 12, 2) or 0.01)
+        self.pending_purchases()
+
+    def pending_purchases(self) -> None:
+        """Card purchases of the last two days are pending and held."""
+        rng, checking = self.rng, self.checking
+        if self.physical["status"] == "active" and rng.random() < 0.45:
             for _ in range(rng.randint(1, 2)):
                 merchant, category, lo, hi = rng.choice(MERCHANTS[:17])
-                amount = cents(lo, min(hi, 120))
+                amount = self.bank.cents(lo, min(hi, 120))
                 if checking["balance"] - checking["hold_amount"] - amount < 5:
                     break
-                txn(checking, rng.randint(0, 1), merchant, category, "card_purchase", -amount,
-                    physical, status="pending")
+                self.txn(checking, rng.randint(0, 1), merchant, category, "card_purchase",
+                         -amount, self.physical, status="pending")
                 checking["hold_amount"] = round(checking["hold_amount"] + amount, 2)
 
-        # ------------------------------------------------------------------ payees
-        payees = []
+    # --------------------------------------------------------------------- payees
+    def add_payees(self) -> None:
+        rng = self.rng
         for name, category, bank in rng.sample(PAYEES, rng.randint(0, 4)):
-            payees.append({"payee_id": token("pay"), "customer_id": customer_id,
-                           "name": name, "category": category, "bank_name": bank,
-                           "account_number": "".join(rng.choices(string.digits,
-                                                                 k=rng.randint(8, 12))),
-                           "added_on": _day(rng.randint(30, 900))})
-        data["payees"].extend(payees)
+            self.payees.append({"payee_id": self.token("pay"), "customer_id": self.customer_id,
+                                "name": name, "category": category, "bank_name": bank,
+                                "account_number": digits(rng, rng.randint(8, 12)),
+                                "added_on": _day(rng.randint(30, 900))})
+        self.bank.data["payees"].extend(self.payees)
 
-        # --------------------------------------------------------------- transfers
+    # ------------------------------------------------------------------ transfers
+    def transfers(self) -> None:
+        transfers = self.savings_transfers() + self.bill_payments()
+        transfers.sort(key=lambda t: t["created_at"])
+        self.bank.data["transfers"].extend(transfers)
+        self.txns.sort(key=lambda t: (t["date"], t["account_id"]))
+        self.bank.data["transactions"].extend(self.txns)
+
+    def savings_transfers(self) -> list[dict]:
+        rng, checking = self.rng, self.checking
         transfers = []
         today_total = 0.0
-        for _ in range(rng.randint(0, 3) if savings else 0):
+        for _ in range(rng.randint(0, 3) if self.savings else 0):
             offset = 0 if rng.random() < 0.15 else rng.randint(1, 100)
             amount = float(rng.choice((50, 100, 150, 200, 250, 300, 400, 500)))
             if offset == 0:
-                if today_total + amount > limit / 2:
+                if today_total + amount > self.limit / 2:
                     continue
                 today_total += amount
-            target = rng.choice(savings)
-            transfer_id = token("trf")
+            target = rng.choice(self.savings)
+            transfer_id = self.token("trf")
             stamp = f"{_day(offset)}T{rng.randint(7, 11):02d}:{rng.randint(0, 59):02d}:00"
-            transfers.append({"transfer_id": transfer_id, "customer_id": customer_id,
+            transfers.append({"transfer_id": transfer_id, "customer_id": self.customer_id,
                               "from_account_id": checking["account_id"],
                               "to_account_id": target["account_id"], "payee_id": None,
                               "amount": amount, "memo": "Savings", "created_at": stamp})
-            txn(checking, offset, f"Transfer to {target['nickname']}", "transfer",
-                "transfer_out", -amount, transfer_id=transfer_id)
-            txn(target, offset, "Transfer from Everyday Checking", "transfer", "transfer_in",
-                amount, transfer_id=transfer_id)
-        for payee in payees:
+            self.txn(checking, offset, f"Transfer to {target['nickname']}", "transfer",
+                     "transfer_out", -amount, transfer_id=transfer_id)
+            self.txn(target, offset, "Transfer from Everyday Checking", "transfer",
+                     "transfer_in", amount, transfer_id=transfer_id)
+        return transfers
+
+    def bill_payments(self) -> list[dict]:
+        rng, checking = self.rng, self.checking
+        transfers = []
+        for payee in self.payees:
             for _ in range(rng.randint(0, 2)):
                 offset = rng.randint(3, 100)
-                amount = cents(30, 250) if payee["category"] != "rent" else float(
+                amount = self.bank.cents(30, 250) if payee["category"] != "rent" else float(
                     rng.choice((1200, 1450, 1800, 2100)))
-                transfer_id = token("trf")
-                transfers.append({"transfer_id": transfer_id, "customer_id": customer_id,
+                transfer_id = self.token("trf")
+                transfers.append({"transfer_id": transfer_id, "customer_id": self.customer_id,
                                   "from_account_id": checking["account_id"],
                                   "to_account_id": None, "payee_id": payee["payee_id"],
                                   "amount": amount, "memo": "",
                                   "created_at": f"{_day(offset)}T09:{rng.randint(0, 59):02d}:00"})
-                txn(checking, offset, f"Payment to {payee['name']}", "bills", "bill_payment",
-                    -amount, transfer_id=transfer_id)
-        transfers.sort(key=lambda t: t["created_at"])
-        data["transfers"].extend(transfers)
-        txns.sort(key=lambda t: (t["date"], t["account_id"]))
-        data["transactions"].extend(txns)
+                self.txn(checking, offset, f"Payment to {payee['name']}", "bills",
+                         "bill_payment", -amount, transfer_id=transfer_id)
+        return transfers
 
-        # ------------------------------------------------------ scheduled payments
-        for payee in payees:
+    # --------------------------------------------------------- scheduled payments
+    def scheduled_payments(self) -> None:
+        rng = self.rng
+        for payee in self.payees:
             roll = rng.random()
             if roll < 0.55:
                 monthly = payee["category"] in ("rent", "utility", "insurance", "credit_card")
                 amount = (float(rng.choice((1200, 1450, 1800, 2100)))
-                          if payee["category"] == "rent" else cents(25, 300))
-                data["scheduled_payments"].append({
-                    "scheduled_payment_id": token("sch"), "customer_id": customer_id,
-                    "from_account_id": checking["account_id"], "payee_id": payee["payee_id"],
+                          if payee["category"] == "rent" else self.bank.cents(25, 300))
+                self.bank.data["scheduled_payments"].append({
+                    "scheduled_payment_id": self.token("sch"), "customer_id": self.customer_id,
+                    "from_account_id": self.checking["account_id"],
+                    "payee_id": payee["payee_id"],
                     "amount": amount, "frequency": "monthly" if monthly else rng.choice(
                         ("once", "weekly")),
                     "next_date": (_TODAY + timedelta(days=rng.randint(1, 40))).isoformat(),
                     "status": "active" if roll < 0.47 else "cancelled", "memo": ""})
 
-        # ---------------------------------------------------------------- disputes
+    # ------------------------------------------------------------------- disputes
+    def dispute(self) -> None:
+        rng = self.rng
         if rng.random() < 0.1:
-            purchases = [t for t in txns
+            purchases = [t for t in self.txns
                          if t["kind"] == "card_purchase" and t["status"] == "posted"]
             if purchases:
                 t = rng.choice(purchases)
-                data["disputes"].append({
-                    "dispute_id": token("dsp"), "customer_id": customer_id,
+                self.bank.data["disputes"].append({
+                    "dispute_id": self.token("dsp"), "customer_id": self.customer_id,
                     "transaction_id": t["transaction_id"],
                     "reason": rng.choice(DISPUTE_REASONS), "amount": -t["amount"],
                     "status": rng.choice(("open", "resolved", "rejected")),
                     "filed_on": _day(max(0, (_TODAY - date.fromisoformat(t["date"])).days - 3))})
 
-        data["accounts"].extend(accounts)
+
+def generate(seed: int) -> dict[str, list[dict]]:
+    """The native data of a bank made from ``seed``."""
+    bank = _Bank(seed)
+    for _ in range(N_CUSTOMERS):
+        _Customer(bank).draw()
     _ = datetime.fromisoformat(NOW)  # the clock is valid
-    return data
+    return bank.data

@@ -1,14 +1,12 @@
 """Rules every banking database keeps (generated data and after any tool call).
 
-``invariants(db)`` returns the problems found (empty when every rule holds); each rule is
-one query returning a text column naming the offending rows (at most ``LIMIT`` each).
+``invariants(db)`` returns the problems found (empty when every rule holds).
 """
 
 from __future__ import annotations
 
-import sqlite3
+from ...core.rules import rule_checker
 
-LIMIT = 10
 
 RULES: list[tuple[str, str]] = [
     ("balances and holds are non-negative",
@@ -56,10 +54,4 @@ RULES: list[tuple[str, str]] = [
 ]
 
 
-def invariants(db: sqlite3.Connection) -> list[str]:
-    """Problems with the banking rules in ``db`` (empty when every rule holds)."""
-    problems = []
-    for rule, query in RULES:
-        rows = db.execute(f"{query} LIMIT {LIMIT}").fetchall()
-        problems += [f"{rule}: {r[0]}" for r in rows]
-    return problems
+invariants = rule_checker(RULES)

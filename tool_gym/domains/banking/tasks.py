@@ -1,17 +1,7 @@
-"""Hidden-intent tasks of the banking domain, built with :class:`RuleTaskKit`.
-
-Each sampler looks at one customer's rows in the initial database and returns a
-:class:`Constraint`: the hidden intent (ids), fuzzy descriptions proven unique (an account
-by type and last four digits, a card by network, form and last four digits, a transaction
-by merchant, amount and date, a scheduled payment by payee, amount and frequency), the
-customer's words, the reference solution and outcome checks. Samplers claim what they
-touch, so the needs of one task never interfere (two needs never move money out of the
-same account, or both use the daily transfer limit).
-
-Constraint types: ``transfer_funds``, ``pay_payee``, ``add_payee``, ``schedule_payment``,
-``cancel_scheduled_payment``, ``freeze_card``, ``unfreeze_card``, ``file_dispute`` (writes);
-``info_available_balance``, ``info_merchant_spend``, ``info_next_payment`` (answers);
-``refuse_old_dispute``, ``refuse_over_balance`` (refusals: nothing may change).
+"""Hidden-intent tasks of the banking domain (customers' accounts, payees, scheduled payments,
+cards and card purchases): the constraint samplers and ``TASKS``, the domain's
+:class:`~tool_gym.core.taskkit.RuleTaskKit`. Types, descriptions and claims:
+``docs/banking-tasks.md``.
 """
 
 from __future__ import annotations
@@ -20,9 +10,11 @@ from datetime import date, timedelta
 
 from ...core.actions import ToolCall
 from ...core.proposals import Intent, Param, SYNONYMS
-from ...core.taskkit import (RuleTaskKit, SampleContext, answer_steps, date_words,
-                              dollars, money_terms, write_steps)
-from ...core.tasks import Constraint, Description, Expectation, Refusal
+from ...core.sampler_parts import Login
+from ...core.taskkit import (RuleTaskKit, SampleContext, answer_steps, date_words, dollars,
+                             money_terms, month_words, write_steps)
+from ...core.sampler_parts import by_name
+from ...core.task_model import Constraint, Description, Expectation, Refusal
 from .generate import NEW_PAYEES
 from .tools import DISPUTE_WINDOW_DAYS, TODAY, days_before_today, money, transferred_today
 
@@ -37,8 +29,6 @@ _OLD_DISPUTE_WORDS = (
 
 ASK_IDENTITY = ("Before I can help, I need to verify your identity. Could you tell me the "
                 "email address or the online banking username on your account?")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")
 CATEGORY_WORDS = {
     "utility": "it's for a utility bill", "rent": "it's my rent",
     "credit_card": "it's a credit card bill", "insurance": "it's my insurance",
@@ -51,18 +41,6 @@ REASON_WORDS = {
     "incorrect_amount": ("they charged me more than the agreed price",
                          "the amount is wrong, it's more than I agreed to pay"),
 }
-
-
-# ------------------------------------------------------------------------ wording
-
-
-
-
-
-
-
-
-
 
 
 # ------------------------------------------------------------------ descriptions
@@ -152,6 +130,17 @@ def _card_param(ctx: SampleContext, card_id: str) -> Param:
                                             if c[0] != card_id and c[3] != mine[3]))
 
 
+def _lists(ctx: SampleContext, *tools: str) -> list[ToolCall]:
+    """Calls of the customer's list tools (``list_accounts``, ``list_payees``, ...)."""
+    return [ToolCall(tool, {"customer_id": ctx.user_id}) for tool in tools]
+
+
+def _purchase_reads(ctx: SampleContext, account_id: str, merchant: str) -> list[ToolCall]:
+    """The reads that find a card purchase: the accounts, then the merchant's charges."""
+    return _lists(ctx, "list_accounts") + [ToolCall(
+        "get_account_transactions", {"account_id": account_id, "merchant": merchant})]
+
+
 def _balance_check(account_id: str, balance: float) -> Expectation:
     return Expectation("SELECT balance FROM accounts WHERE account_id = ?", (account_id,),
                        ((balance,),))
@@ -188,7 +177,7 @@ def transfer_funds(ctx: SampleContext) -> Constraint | None:
                  f"Could you transfer {dollars(amount)} from my {a.text} into my {b.text}?",
                  f"Please send {dollars(amount)} over from my {a.text} to my {b.text}."),
             solution=write_steps(
-                [ToolCall("list_accounts", {"customer_id": ctx.user_id})],
+                _lists(ctx, "list_accounts"),
                 f"I will transfer ${amount:,.2f} from your {a.text} to your {b.text}. "
                 "Shall I proceed?", call),
             expect=(_balance_check(src[0], money(src[3] - amount)),
@@ -223,7 +212,7 @@ def refuse_over_balance(ctx: SampleContext) -> Constraint | None:
                  "right away.",
                  f"Can you send {dollars(amount)} from my {a.text} over to my {b.text}?"),
             solution=answer_steps(
-                [ToolCall("list_accounts", {"customer_id": ctx.user_id})],
+                _lists(ctx, "list_accounts"),
                 f"I'm sorry, but I cannot transfer {dollars(amount)} from your {a.text}: its "
                 f"available balance is only ${available:,.2f}, and transfers above the "
                 "available balance are not allowed."),
@@ -261,8 +250,7 @@ def pay_payee(ctx: SampleContext) -> Constraint | None:
              f"I need to send a payment of {dollars(amount)} to {name}, out of my {a.text}.",
              f"Can you make a {dollars(amount)} payment to {name} using my {a.text}?"),
         solution=write_steps(
-            [ToolCall("list_payees", {"customer_id": ctx.user_id}),
-             ToolCall("list_accounts", {"customer_id": ctx.user_id})],
+            _lists(ctx, "list_payees", "list_accounts"),
             f"I will pay ${amount:,.2f} to {name} from your {a.text}. Shall I proceed?", call),
         expect=(_balance_check(src[0], money(src[3] - amount)),
                 Expectation("SELECT count(*) FROM transfers WHERE payee_id = ? AND amount = ?",
@@ -289,7 +277,7 @@ def add_payee(ctx: SampleContext) -> Constraint | None:
              f"Could you set up {name} as a payee? Bank: {bank}, account number {number}. "
              f"{words[0].upper()}{words[1:]}."),
         solution=write_steps(
-            [ToolCall("list_payees", {"customer_id": ctx.user_id})],
+            _lists(ctx, "list_payees"),
             f"I will add {name} as a payee ({bank}, account ending in {number[-4:]}, category "
             f"{category}). Shall I proceed?", call),
         expect=(Expectation("SELECT bank_name, account_number, category FROM payees "
@@ -336,8 +324,7 @@ def schedule_payment(ctx: SampleContext) -> Constraint | None:
              f"Can you schedule {how} of {dollars(amount)} to {name}? Use my {a.text} and "
              f"start on {when}."),
         solution=write_steps(
-            [ToolCall("list_payees", {"customer_id": ctx.user_id}),
-             ToolCall("list_accounts", {"customer_id": ctx.user_id})],
+            _lists(ctx, "list_payees", "list_accounts"),
             f"I will schedule {how} of ${amount:,.2f} to {name} from your {a.text}, "
             f"starting {start}. Shall I proceed?", call),
         expect=(Expectation("SELECT from_account_id, amount, frequency, next_date "
@@ -370,7 +357,7 @@ def cancel_scheduled_payment(ctx: SampleContext) -> Constraint | None:
                  f"I don't need the {d.text} anymore; can you cancel it?",
                  f"Could you stop my {d.text}?"),
             solution=write_steps(
-                [ToolCall("list_scheduled_payments", {"customer_id": ctx.user_id})],
+                _lists(ctx, "list_scheduled_payments"),
                 f"I will cancel your {how} scheduled payment of ${amount:,.2f} to {name}. "
                 "Shall I proceed?", call),
             expect=(Expectation("SELECT status FROM scheduled_payments "
@@ -408,8 +395,7 @@ def _card_need(ctx: SampleContext, kind: str) -> Constraint | None:
             kind, dict(call.arguments), refs={"card": d}, writes=((kind, card_id),),
             confirm_terms=terms, say=say,
             intent=Intent((Param("action", action), _card_param(ctx, card_id)), opposite),
-            solution=write_steps([ToolCall("list_cards", {"customer_id": ctx.user_id})],
-                                 proposal, call),
+            solution=write_steps(_lists(ctx, "list_cards"), proposal, call),
             expect=(Expectation("SELECT status FROM cards WHERE card_id = ?", (card_id,),
                                 ((target,),)),))
     return None
@@ -453,9 +439,7 @@ def file_dispute(ctx: SampleContext) -> Constraint | None:
                  f"{second}.",
                  f"Please open a dispute for the {d.text}. {first[0].upper()}{first[1:]}."),
             solution=write_steps(
-                [ToolCall("list_accounts", {"customer_id": ctx.user_id}),
-                 ToolCall("get_account_transactions", {"account_id": account_id,
-                                                       "merchant": merchant})],
+                _purchase_reads(ctx, account_id, merchant),
                 f"I will open a dispute (reason: {reason}) for the ${amount:,.2f} charge from "
                 f"{merchant} on {day}. Shall I proceed?", call),
             expect=(Expectation("SELECT reason, status FROM disputes WHERE transaction_id = ?",
@@ -477,9 +461,7 @@ def refuse_old_dispute(ctx: SampleContext) -> Constraint | None:
                  f"Please open a dispute on the {d.text}, I don't recognize it.",
                  f"I need to dispute an old {d.text}. Can you do that?"),
             solution=answer_steps(
-                [ToolCall("list_accounts", {"customer_id": ctx.user_id}),
-                 ToolCall("get_account_transactions", {"account_id": account_id,
-                                                       "merchant": merchant})],
+                _purchase_reads(ctx, account_id, merchant),
                 f"I'm sorry, but I cannot open a dispute for the {d.text}: disputes can only "
                 f"be filed within {DISPUTE_WINDOW_DAYS} days of the transaction, and this "
                 f"charge is {age} days old."),
@@ -501,7 +483,7 @@ def info_available_balance(ctx: SampleContext) -> Constraint | None:
                  f"What's the available balance on my {d.text}?",
                  f"Can you tell me how much I can spend from my {d.text} today?"),
             solution=answer_steps(
-                [ToolCall("list_accounts", {"customer_id": ctx.user_id})],
+                _lists(ctx, "list_accounts"),
                 f"The available balance of your {d.text} is ${available:,.2f}."))
     return None
 
@@ -527,7 +509,7 @@ def info_merchant_spend(ctx: SampleContext) -> Constraint | None:
             (ctx.user_id, merchant, first.isoformat(), last.isoformat()))
         total = money(sum(amount for _, amount in detail))
         accounts = list(dict.fromkeys(a for a, _ in detail))
-        period = f"{_MONTHS[number - 1]} {year}"
+        period = month_words(month)
         return Constraint(
             "info_merchant_spend", {"merchant": merchant, "month": month}, answer=f"{total:.2f}",
             evidence=tuple(("get_account_transactions", a) for a in accounts),
@@ -535,7 +517,7 @@ def info_merchant_spend(ctx: SampleContext) -> Constraint | None:
                  f"What was my total spending at {merchant} during {period}?",
                  f"Can you add up my {merchant} purchases from {period} for me?"),
             solution=answer_steps(
-                [ToolCall("list_accounts", {"customer_id": ctx.user_id})] + [
+                _lists(ctx, "list_accounts") + [
                     ToolCall("get_account_transactions", {
                         "account_id": a, "start_date": first.isoformat(),
                         "end_date": last.isoformat(), "merchant": merchant})
@@ -561,7 +543,7 @@ def info_next_payment(ctx: SampleContext) -> Constraint | None:
                  f"On what date does my next payment to {name} go out?",
                  f"Could you check when the upcoming scheduled payment to {name} is due?"),
             solution=answer_steps(
-                [ToolCall("list_scheduled_payments", {"customer_id": ctx.user_id})],
+                _lists(ctx, "list_scheduled_payments"),
                 f"Your next scheduled payment to {name} ({dollars(amount)}) is on "
                 f"{next_date}."))
     return None
@@ -569,21 +551,8 @@ def info_next_payment(ctx: SampleContext) -> Constraint | None:
 
 # ------------------------------------------------------------------------ the kit
 
-def identify(ctx: SampleContext) -> Description | None:
-    (email, username), = ctx.rows("SELECT email, username FROM customers WHERE customer_id = ?",
-                                  (ctx.user_id,))
-    if ctx.rng.random() < 0.5:
-        return ctx.describe("user", f"my email is {email}", {"email": email}, ctx.user_id,
-                            "SELECT customer_id FROM customers WHERE email = ?", (email,))
-    return ctx.describe("user", f"my username is {username}", {"username": username},
-                        ctx.user_id, "SELECT customer_id FROM customers WHERE username = ?",
-                        (username,))
-
-
-def auth_call(identity: Description) -> ToolCall:
-    if "email" in identity.fields:
-        return ToolCall("find_customer_by_email", {"email": identity.fields["email"]})
-    return ToolCall("find_customer_by_username", {"username": identity.fields["username"]})
+LOGIN = Login("customers", "customer_id", "find_customer_by_email",
+              "find_customer_by_username")
 
 
 def policy_violations(db, tool: str, arguments: dict) -> list[str]:
@@ -604,27 +573,14 @@ def policy_violations(db, tool: str, arguments: dict) -> list[str]:
 
 _ACCOUNT_OWNER = ("SELECT customer_id FROM accounts WHERE account_id = ?", "from_account_id")
 
-SAMPLERS = {
-    "transfer_funds": transfer_funds,
-    "pay_payee": pay_payee,
-    "add_payee": add_payee,
-    "schedule_payment": schedule_payment,
-    "cancel_scheduled_payment": cancel_scheduled_payment,
-    "freeze_card": freeze_card,
-    "unfreeze_card": unfreeze_card,
-    "file_dispute": file_dispute,
-    "info_available_balance": info_available_balance,
-    "info_merchant_spend": info_merchant_spend,
-    "info_next_payment": info_next_payment,
-    "refuse_old_dispute": refuse_old_dispute,
-    "refuse_over_balance": refuse_over_balance,
-}
+SAMPLERS = by_name(
+    transfer_funds, pay_payee, add_payee, schedule_payment, cancel_scheduled_payment,
+    freeze_card, unfreeze_card, file_dispute, info_available_balance, info_merchant_spend,
+    info_next_payment, refuse_old_dispute, refuse_over_balance)
 
 TASKS = RuleTaskKit(
     "banking", SAMPLERS,
-    users_table="customers", user_column="customer_id",
-    identify=identify, auth_call=auth_call,
-    auth_tools=("find_customer_by_email", "find_customer_by_username"),
+    **LOGIN.kit_keywords(),
     owners={
         "transfer_between_accounts": _ACCOUNT_OWNER,
         "pay_payee": _ACCOUNT_OWNER,

@@ -20,6 +20,10 @@ import sqlite3
 from datetime import date
 from typing import Annotated, Literal
 
+from ...core.arguments import check_cents, check_date
+from ...core.common_tools import human_transfer_tool
+from ...core.ids import counted_id
+from ...core.rows import fetch_row, find_id
 from ...core.tools import Category, Entity, Quotas, ToolError, tool
 
 #: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): templates hold
@@ -44,8 +48,6 @@ PayeeCategory = Literal["utility", "rent", "credit_card", "insurance", "person",
 DisputeReason = Literal["fraud", "duplicate_charge", "item_not_received", "incorrect_amount"]
 Frequency = Literal["once", "weekly", "monthly"]
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
 
 def money(value: float) -> float:
     """A dollar amount rounded to cents (the one rounding used everywhere)."""
@@ -55,24 +57,6 @@ def money(value: float) -> float:
 def days_before_today(day: str) -> int:
     """Whole days from ``day`` (ISO date) to ``TODAY``."""
     return (date.fromisoformat(TODAY) - date.fromisoformat(day)).days
-
-
-def _check_amount(amount: float) -> float:
-    if not amount > 0:
-        raise ToolError("The amount must be positive.")
-    if abs(money(amount) - amount) > 1e-9:
-        raise ToolError("The amount must be in whole cents (at most two decimals).")
-    return money(amount)
-
-
-def _check_date(value: str, name: str) -> str:
-    if not _DATE.match(value):
-        raise ToolError(f"{name} must be a date in the format YYYY-MM-DD, got {value!r}.")
-    try:
-        date.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"{name} is not a valid date: {value!r}.") from None
-    return value
 
 
 # ------------------------------------------------------------------------- records
@@ -91,38 +75,35 @@ def _account_record(row: tuple) -> dict:
 
 
 def _customer(db: sqlite3.Connection, customer_id: str) -> tuple:
-    row = db.execute("SELECT customer_id, first_name, last_name, email, username, phone, city, "
+    return fetch_row(db, "SELECT customer_id, first_name, last_name, email, username, phone, city, "
                      "member_since, daily_transfer_limit FROM customers WHERE customer_id = ?",
-                     (customer_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Customer {customer_id!r} not found.")
-    return row
+                     (customer_id,), f"Customer {customer_id!r} not found.")
+
+
+def _owned_ids(db: sqlite3.Connection, table: str, id_column: str, customer_id: str) -> list:
+    """The ids of the customer's rows of ``table``, in the order they were added."""
+    return [r[0] for r in db.execute(f"SELECT {id_column} FROM {table} WHERE customer_id = ? "
+                                     "ORDER BY rowid", (customer_id,))]
 
 
 def _account(db: sqlite3.Connection, account_id: str) -> tuple:
-    row = db.execute(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE account_id = ?",
-                     (account_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Account {account_id!r} not found.")
-    return row
+    return fetch_row(db, f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE account_id = ?",
+                     (account_id,), f"Account {account_id!r} not found.")
 
 
 def _card(db: sqlite3.Connection, card_id: str) -> dict:
-    row = db.execute("SELECT card_id, customer_id, account_id, network, form, last4, expiry, "
-                     "status, daily_spend_limit FROM cards WHERE card_id = ?",
-                     (card_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Card {card_id!r} not found.")
+    row = fetch_row(db, "SELECT card_id, customer_id, account_id, network, form, last4, expiry, "
+                    "status, daily_spend_limit FROM cards WHERE card_id = ?",
+                    (card_id,), f"Card {card_id!r} not found.")
     keys = ("card_id", "customer_id", "account_id", "network", "form", "last4", "expiry",
             "status", "daily_spend_limit")
     return dict(zip(keys, row))
 
 
 def _payee(db: sqlite3.Connection, payee_id: str) -> dict:
-    row = db.execute("SELECT payee_id, customer_id, name, category, bank_name, account_number, "
-                     "added_on FROM payees WHERE payee_id = ?", (payee_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Payee {payee_id!r} not found.")
+    row = fetch_row(db, "SELECT payee_id, customer_id, name, category, bank_name, account_number, "
+                    "added_on FROM payees WHERE payee_id = ?", (payee_id,),
+                    f"Payee {payee_id!r} not found.")
     return {"payee_id": row[0], "customer_id": row[1], "name": row[2], "category": row[3],
             "bank_name": row[4], "account_number_last4": row[5][-4:], "added_on": row[6]}
 
@@ -133,18 +114,6 @@ def transferred_today(db: sqlite3.Connection, customer_id: str) -> float:
         "SELECT coalesce(sum(amount), 0) FROM transfers WHERE customer_id = ? "
         "AND created_at >= ? AND created_at < ?", (customer_id, TODAY, TODAY + "U")).fetchone()
     return money(total)
-
-
-def _new_id(db: sqlite3.Connection, table: str, column: str, prefix: str) -> str:
-    """The next free id ``<prefix>_<digits>`` (generated ids start with a letter)."""
-    (count,) = db.execute(f'SELECT count(*) FROM "{table}"').fetchone()
-    n = count + 1
-    while True:
-        candidate = f"{prefix}_{n:08d}"
-        if db.execute(f'SELECT 1 FROM "{table}" WHERE "{column}" = ?',
-                      (candidate,)).fetchone() is None:
-            return candidate
-        n += 1
 
 
 def _check_outgoing(db: sqlite3.Connection, account: tuple, amount: float) -> None:
@@ -165,7 +134,7 @@ def _check_outgoing(db: sqlite3.Connection, account: tuple, amount: float) -> No
 def _post_transfer(db: sqlite3.Connection, customer_id: str, source: tuple, amount: float,
                    memo: str, to_account: tuple | None = None,
                    payee: dict | None = None) -> dict:
-    transfer_id = _new_id(db, "transfers", "transfer_id", "trf")
+    transfer_id = counted_id(db, "transfers", "transfer_id", "trf_")
     db.execute("INSERT INTO transfers (transfer_id, customer_id, from_account_id, to_account_id, "
                "payee_id, amount, memo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                (transfer_id, customer_id, source[0], to_account[0] if to_account else None,
@@ -183,7 +152,7 @@ def _post_transfer(db: sqlite3.Connection, customer_id: str, source: tuple, amou
         rows.append((to_account[0], f"Transfer from {source[3]}", "transfer", "transfer_in",
                      amount))
     for account_id, text, category, kind, value in rows:
-        txn_id = _new_id(db, "transactions", "transaction_id", "txn")
+        txn_id = counted_id(db, "transactions", "transaction_id", "txn_")
         db.execute("INSERT INTO transactions (transaction_id, account_id, card_id, transfer_id, "
                    "date, description, category, kind, amount, status) "
                    "VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, 'posted')",
@@ -206,11 +175,8 @@ def find_customer_by_email(db, email: str) -> str:
     Args:
         email: The customer's email address, such as 'jane.doe12@example.com'.
     """
-    row = db.execute("SELECT customer_id FROM customers WHERE email = ?",
-                     (email.strip().lower(),)).fetchone()
-    if row is None:
-        raise ToolError("No customer found with this email address.")
-    return row[0]
+    return find_id(db, "customers", "customer_id", "email", email.strip().lower(),
+                   "No customer found with this email address.")
 
 
 @tool(Category.READ, returns={".": CustomerId})
@@ -221,11 +187,8 @@ def find_customer_by_username(db, username: str) -> str:
     Args:
         username: The customer's online banking username, such as 'jdoe42'.
     """
-    row = db.execute("SELECT customer_id FROM customers WHERE username = ?",
-                     (username.strip().lower(),)).fetchone()
-    if row is None:
-        raise ToolError("No customer found with this username.")
-    return row[0]
+    return find_id(db, "customers", "customer_id", "username", username.strip().lower(),
+                   "No customer found with this username.")
 
 
 @tool(Category.READ, returns={"customer_id": CustomerId, "account_ids": AccountId,
@@ -244,11 +207,8 @@ def get_customer_profile(db, customer_id: CustomerId) -> dict:
         "username": row[4], "phone": row[5], "city": row[6], "member_since": row[7],
         "daily_transfer_limit": row[8], "transferred_today": used,
         "remaining_daily_limit": money(row[8] - used),
-        "account_ids": [r[0] for r in db.execute(
-            "SELECT account_id FROM accounts WHERE customer_id = ? ORDER BY rowid",
-            (customer_id,))],
-        "card_ids": [r[0] for r in db.execute(
-            "SELECT card_id FROM cards WHERE customer_id = ? ORDER BY rowid", (customer_id,))],
+        "account_ids": _owned_ids(db, "accounts", "account_id", customer_id),
+        "card_ids": _owned_ids(db, "cards", "card_id", customer_id),
     }
 
 
@@ -282,8 +242,8 @@ def get_account_transactions(db, account_id: AccountId, start_date: str = "",
             (empty for all).
     """
     _account(db, account_id)
-    start = _check_date(start_date, "start_date") if start_date else "0000-00-00"
-    end = _check_date(end_date, "end_date") if end_date else "9999-99-99"
+    start = check_date(start_date, "start_date") if start_date else "0000-00-00"
+    end = check_date(end_date, "end_date") if end_date else "9999-99-99"
     if start > end:
         raise ToolError("start_date is after end_date.")
     rows = db.execute(
@@ -305,12 +265,10 @@ def get_transaction(db, transaction_id: TransactionId) -> dict:
     Args:
         transaction_id: The transaction's id, such as 'txn_k3j9x0p2qa'.
     """
-    row = db.execute(
-        "SELECT transaction_id, account_id, card_id, transfer_id, date, description, category, "
-        "kind, amount, status FROM transactions WHERE transaction_id = ?",
-        (transaction_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Transaction {transaction_id!r} not found.")
+    row = fetch_row(db, "SELECT transaction_id, account_id, card_id, transfer_id, date, "
+                    "description, category, kind, amount, status FROM transactions "
+                    "WHERE transaction_id = ?", (transaction_id,),
+                    f"Transaction {transaction_id!r} not found.")
     keys = ("transaction_id", "account_id", "card_id", "transfer_id", "date", "description",
             "category", "kind", "amount", "status")
     record = dict(zip(keys, row))
@@ -332,8 +290,7 @@ def list_cards(db, customer_id: CustomerId) -> dict:
         customer_id: The customer's id.
     """
     _customer(db, customer_id)
-    ids = [r[0] for r in db.execute(
-        "SELECT card_id FROM cards WHERE customer_id = ? ORDER BY rowid", (customer_id,))]
+    ids = _owned_ids(db, "cards", "card_id", customer_id)
     return {"customer_id": customer_id, "cards": [_card(db, c) for c in ids]}
 
 
@@ -346,8 +303,7 @@ def list_payees(db, customer_id: CustomerId) -> dict:
         customer_id: The customer's id.
     """
     _customer(db, customer_id)
-    ids = [r[0] for r in db.execute(
-        "SELECT payee_id FROM payees WHERE customer_id = ? ORDER BY rowid", (customer_id,))]
+    ids = _owned_ids(db, "payees", "payee_id", customer_id)
     return {"customer_id": customer_id, "payees": [_payee(db, p) for p in ids]}
 
 
@@ -390,16 +346,11 @@ def list_disputes(db, customer_id: CustomerId) -> dict:
     return {"customer_id": customer_id, "disputes": [dict(zip(keys, r)) for r in rows]}
 
 
-@tool(Category.GENERIC)
-def transfer_to_human_agents(db, summary: str) -> str:
-    """Transfer the customer to a human agent, with a summary of their issue. Only transfer
-    if the customer explicitly asks for a human agent, or if the request cannot be handled
-    with the policy and the available tools.
-
-    Args:
-        summary: A summary of the customer's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = human_transfer_tool(
+    "Transfer the customer to a human agent, with a summary of their issue. Only transfer "
+    "if the customer explicitly asks for a human agent, or if the request cannot be "
+    "handled with the policy and the available tools.",
+    "A summary of the customer's issue.")
 
 
 # -------------------------------------------------------------------------- WRITE
@@ -420,7 +371,7 @@ def transfer_between_accounts(db, from_account_id: AccountId, to_account_id: Acc
         amount: The amount in dollars, positive, at most two decimals.
         memo: An optional note.
     """
-    amount = _check_amount(amount)
+    amount = check_cents(amount)
     source = _account(db, from_account_id)
     target = _account(db, to_account_id)
     if source[0] == target[0]:
@@ -451,7 +402,7 @@ def pay_payee(db, from_account_id: AccountId, payee_id: PayeeId, amount: float,
         amount: The amount in dollars, positive, at most two decimals.
         memo: An optional note.
     """
-    amount = _check_amount(amount)
+    amount = check_cents(amount)
     source = _account(db, from_account_id)
     payee = _payee(db, payee_id)
     if payee["customer_id"] != source[1]:
@@ -485,7 +436,7 @@ def add_payee(db, customer_id: CustomerId, name: str, bank_name: str, account_nu
     if db.execute("SELECT 1 FROM payees WHERE customer_id = ? AND lower(name) = lower(?)",
                   (customer_id, name)).fetchone():
         raise ToolError(f"A payee named {name!r} already exists for this customer.")
-    payee_id = _new_id(db, "payees", "payee_id", "pay")
+    payee_id = counted_id(db, "payees", "payee_id", "pay_")
     db.execute("INSERT INTO payees (payee_id, customer_id, name, category, bank_name, "
                "account_number, added_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
                (payee_id, customer_id, name, category, bank_name.strip(), account_number, TODAY))
@@ -508,16 +459,16 @@ def schedule_payment(db, from_account_id: AccountId, payee_id: PayeeId, amount: 
         start_date: The date of the first payment, YYYY-MM-DD, after today.
         frequency: 'once', 'weekly' or 'monthly'.
     """
-    amount = _check_amount(amount)
+    amount = check_cents(amount)
     source = _account(db, from_account_id)
     payee = _payee(db, payee_id)
     if payee["customer_id"] != source[1]:
         raise ToolError("The payee does not belong to the owner of the account.")
     if source[8] != "open":
         raise ToolError(f"Account {source[0]} is closed.")
-    if _check_date(start_date, "start_date") <= TODAY:
+    if check_date(start_date, "start_date") <= TODAY:
         raise ToolError(f"The first payment date must be after today ({TODAY}).")
-    scheduled_id = _new_id(db, "scheduled_payments", "scheduled_payment_id", "sch")
+    scheduled_id = counted_id(db, "scheduled_payments", "scheduled_payment_id", "sch_")
     db.execute("INSERT INTO scheduled_payments (scheduled_payment_id, customer_id, "
                "from_account_id, payee_id, amount, frequency, next_date, status, memo) "
                "VALUES (?, ?, ?, ?, ?, ?, ?, 'active', '')",
@@ -536,10 +487,9 @@ def cancel_scheduled_payment(db, scheduled_payment_id: ScheduledPaymentId) -> di
     Args:
         scheduled_payment_id: The scheduled payment's id.
     """
-    row = db.execute("SELECT status FROM scheduled_payments WHERE scheduled_payment_id = ?",
-                     (scheduled_payment_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Scheduled payment {scheduled_payment_id!r} not found.")
+    row = fetch_row(db, "SELECT status FROM scheduled_payments WHERE scheduled_payment_id = ?",
+                    (scheduled_payment_id,),
+                    f"Scheduled payment {scheduled_payment_id!r} not found.")
     if row[0] != "active":
         raise ToolError("This scheduled payment is already cancelled.")
     db.execute("UPDATE scheduled_payments SET status = 'cancelled' "
@@ -593,11 +543,10 @@ def file_dispute(db, transaction_id: TransactionId, reason: DisputeReason) -> di
         reason: 'fraud' (not made by the customer), 'duplicate_charge',
             'item_not_received' or 'incorrect_amount'.
     """
-    row = db.execute("SELECT t.kind, t.status, t.amount, a.customer_id FROM transactions t "
-                     "JOIN accounts a ON a.account_id = t.account_id "
-                     "WHERE t.transaction_id = ?", (transaction_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Transaction {transaction_id!r} not found.")
+    row = fetch_row(db, "SELECT t.kind, t.status, t.amount, a.customer_id FROM transactions t "
+                    "JOIN accounts a ON a.account_id = t.account_id "
+                    "WHERE t.transaction_id = ?", (transaction_id,),
+                    f"Transaction {transaction_id!r} not found.")
     kind, status, amount, customer_id = row
     if kind != "card_purchase":
         raise ToolError("Only card purchases can be disputed.")
@@ -606,7 +555,7 @@ def file_dispute(db, transaction_id: TransactionId, reason: DisputeReason) -> di
     if db.execute("SELECT 1 FROM disputes WHERE transaction_id = ?",
                   (transaction_id,)).fetchone():
         raise ToolError("This transaction is already disputed.")
-    dispute_id = _new_id(db, "disputes", "dispute_id", "dsp")
+    dispute_id = counted_id(db, "disputes", "dispute_id", "dsp_")
     db.execute("INSERT INTO disputes (dispute_id, customer_id, transaction_id, reason, amount, "
                "status, filed_on) VALUES (?, ?, ?, ?, ?, 'open', ?)",
                (dispute_id, customer_id, transaction_id, reason, money(-amount), TODAY))

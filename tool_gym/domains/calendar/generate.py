@@ -103,9 +103,8 @@ class _Rooms:
         self.booked.setdefault((room, day.isoformat()), []).append((start, end))
 
 
-def generate(seed: int) -> dict:
-    """The native data of a seeded calendar database (deterministic in ``seed``)."""
-    rng = random.Random(seed)
+def _users(rng: random.Random) -> tuple[dict[str, dict], dict[str, list[str]]]:
+    """The users, and their ids by department."""
     names = [f"{f} {l}" for f in FIRST_NAMES for l in LAST_NAMES]
     rng.shuffle(names)
     users: dict[str, dict] = {}
@@ -117,7 +116,11 @@ def generate(seed: int) -> dict:
         users[uid] = {"user_id": uid, "name": name, "email": f"{first}.{last}@{DOMAIN}".lower(),
                       "department": dept, "title": rng.choice(DEPARTMENTS[dept])}
         by_dept[dept].append(uid)
+    return users, by_dept
 
+
+def _calendars(rng: random.Random, users: dict) -> tuple[dict[str, dict], dict[str, str]]:
+    """Everyone's work calendar (and some personal ones), and each user's primary calendar."""
     calendars: dict[str, dict] = {}
     primary: dict[str, str] = {}
     for uid in users:
@@ -129,110 +132,132 @@ def generate(seed: int) -> dict:
             cid = f"cal_{len(calendars) + 1:04d}"
             calendars[cid] = {"calendar_id": cid, "owner_id": uid, "name": "Personal",
                               "color": rng.choice(CALENDAR_COLORS), "is_primary": 0}
+    return calendars, primary
 
+
+def _rooms() -> dict[str, dict]:
     rooms = {}
     for i, (name, building, floor, capacity, video) in enumerate(ROOMS, start=1):
         rid = f"room_{i:02d}"
         rooms[rid] = {"room_id": rid, "name": name, "building": building, "floor": floor,
                       "capacity": capacity, "has_video": video}
-    room_ids = list(rooms)
+    return rooms
 
-    days = _weekdays(FIRST_DAY, LAST_DAY)
-    booking = _Rooms()
-    events: dict[str, dict] = {}
-    series: dict[str, dict] = {}
-    uids = list(users)
 
-    def guests(organizer: str, k: int) -> list[str]:
-        dept = users[organizer]["department"]
-        pool = [u for u in by_dept[dept] if u != organizer]
+class _Schedule:
+    """The meetings being drawn: recurring series first, then one-off meetings."""
+
+    def __init__(self, rng: random.Random, users: dict, by_dept: dict, primary: dict,
+                 rooms: dict) -> None:
+        self.rng, self.users, self.by_dept, self.primary = rng, users, by_dept, primary
+        self.rooms, self.room_ids, self.uids = rooms, list(rooms), list(users)
+        self.days = _weekdays(FIRST_DAY, LAST_DAY)
+        self.booking = _Rooms()
+        self.events: dict[str, dict] = {}
+        self.series: dict[str, dict] = {}
+
+    def guests(self, organizer: str, k: int) -> list[str]:
+        rng = self.rng
+        dept = self.users[organizer]["department"]
+        pool = [u for u in self.by_dept[dept] if u != organizer]
         chosen: set[str] = set()
         while len(chosen) < k:
-            source = pool if pool and rng.random() < 0.7 else uids
+            source = pool if pool and rng.random() < 0.7 else self.uids
             u = rng.choice(source)
             if u != organizer:
                 chosen.add(u)
         return sorted(chosen)
 
-    def rsvp(day: dt.date, start: int) -> str:
+    def rsvp(self, day: dt.date, start: int) -> str:
         if _stamp(day, start) < NOW:
-            return rng.choices(["accepted", "declined", "tentative", "needs_action"],
-                               [70, 15, 5, 10])[0]
-        return rng.choices(["accepted", "declined", "tentative", "needs_action"],
-                           [35, 10, 10, 45])[0]
+            return self.rng.choices(["accepted", "declined", "tentative", "needs_action"],
+                                    [70, 15, 5, 10])[0]
+        return self.rng.choices(["accepted", "declined", "tentative", "needs_action"],
+                                [35, 10, 10, 45])[0]
 
-    def pick_room(day: dt.date, start: int, end: int, people: int) -> str | None:
-        options = [r for r in room_ids if rooms[r]["capacity"] >= people
-                   and booking.free(r, day, start, end)]
+    def pick_room(self, day: dt.date, start: int, end: int, people: int) -> str | None:
+        options = [r for r in self.room_ids if self.rooms[r]["capacity"] >= people
+                   and self.booking.free(r, day, start, end)]
         if not options:
             return None
-        room = rng.choice(options)
-        booking.book(room, day, start, end)
+        room = self.rng.choice(options)
+        self.booking.book(room, day, start, end)
         return room
 
-    def add_event(organizer, title, day, start, end, invited, room, series_id=None,
+    def add_event(self, organizer, title, day, start, end, invited, room, series_id=None,
                   status="confirmed") -> str:
-        eid = f"evt_{len(events) + 1:05d}"
+        eid = f"evt_{len(self.events) + 1:05d}"
         attendees = [{"user_id": organizer, "rsvp": "accepted"}]
-        attendees += [{"user_id": u, "rsvp": rsvp(day, start)} for u in invited]
+        attendees += [{"user_id": u, "rsvp": self.rsvp(day, start)} for u in invited]
         attendees.sort(key=lambda a: a["user_id"])
-        events[eid] = {
-            "event_id": eid, "calendar_id": primary[organizer], "organizer_id": organizer,
-            "title": title, "description": rng.choice(DESCRIPTIONS),
+        self.events[eid] = {
+            "event_id": eid, "calendar_id": self.primary[organizer], "organizer_id": organizer,
+            "title": title, "description": self.rng.choice(DESCRIPTIONS),
             "start": _stamp(day, start), "end": _stamp(day, end), "room_id": room,
             "status": status, "series_id": series_id, "attendees": attendees,
         }
         return eid
 
-    # recurring series first (they need the same room every occurrence)
-    for _ in range(60):
-        organizer = rng.choice(uids)
-        title = rng.choice(SERIES_TITLES)
-        frequency = rng.choice(["weekly", "weekly", "daily"])
-        count = rng.randint(5, 10)
-        first = rng.choice(days[: len(days) - 14])
-        start = rng.choice(range(8 * 60, 17 * 60, 30))
-        end = start + rng.choice([15, 30, 30, 60])
-        step = 1 if frequency == "daily" else 7
-        dates = []
-        d = first
-        while len(dates) < count and d <= LAST_DAY:
-            if d.weekday() < 5:
-                dates.append(d)
-            d += dt.timedelta(days=step)
-        invited = guests(organizer, rng.randint(1, 6))
-        want_room = rng.random() < 0.6
-        room = None
-        if want_room:
-            options = [r for r in room_ids if rooms[r]["capacity"] >= len(invited) + 1
-                       and all(booking.free(r, x, start, end) for x in dates)]
-            if options:
-                room = rng.choice(options)
-                for x in dates:
-                    booking.book(room, x, start, end)
-        sid = f"ser_{len(series) + 1:04d}"
-        series[sid] = {"series_id": sid, "frequency": frequency, "occurrences": len(dates)}
-        for x in dates:
-            add_event(organizer, title, x, start, end, invited, room, sid)
-
-    # one-off meetings
-    for organizer in uids:
-        for _ in range(rng.randint(3, 12)):
-            title = f"{rng.choice(PROJECTS)} {rng.choice(TOPICS)}"
-            day = rng.choice(days)
-            start = rng.choice(range(8 * 60, 18 * 60, 30))
-            end = min(start + rng.choice([30, 30, 45, 60, 60, 90]), 19 * 60)
-            invited = guests(organizer, rng.choice([0, 1, 1, 2, 2, 3, 4, 5, 7]))
+    def recurring_series(self, n: int = 60) -> None:
+        """Drawn first: a series needs the same room free at every occurrence."""
+        rng, days = self.rng, self.days
+        for _ in range(n):
+            organizer = rng.choice(self.uids)
+            title = rng.choice(SERIES_TITLES)
+            frequency = rng.choice(["weekly", "weekly", "daily"])
+            count = rng.randint(5, 10)
+            first = rng.choice(days[: len(days) - 14])
+            start = rng.choice(range(8 * 60, 17 * 60, 30))
+            end = start + rng.choice([15, 30, 30, 60])
+            dates = _occurrences(first, 1 if frequency == "daily" else 7, count)
+            invited = self.guests(organizer, rng.randint(1, 6))
             room = None
-            if invited and rng.random() < 0.65:
-                room = pick_room(day, start, end, len(invited) + 1)
-            status = "cancelled" if rng.random() < 0.05 else "confirmed"
-            add_event(organizer, title, day, start, end, invited, room, None, status)
+            if rng.random() < 0.6:
+                options = [r for r in self.room_ids
+                           if self.rooms[r]["capacity"] >= len(invited) + 1
+                           and all(self.booking.free(r, x, start, end) for x in dates)]
+                if options:
+                    room = rng.choice(options)
+                    for x in dates:
+                        self.booking.book(room, x, start, end)
+            sid = f"ser_{len(self.series) + 1:04d}"
+            self.series[sid] = {"series_id": sid, "frequency": frequency,
+                                "occurrences": len(dates)}
+            for x in dates:
+                self.add_event(organizer, title, x, start, end, invited, room, sid)
 
+    def one_off_meetings(self) -> None:
+        rng = self.rng
+        for organizer in self.uids:
+            for _ in range(rng.randint(3, 12)):
+                title = f"{rng.choice(PROJECTS)} {rng.choice(TOPICS)}"
+                day = rng.choice(self.days)
+                start = rng.choice(range(8 * 60, 18 * 60, 30))
+                end = min(start + rng.choice([30, 30, 45, 60, 60, 90]), 19 * 60)
+                invited = self.guests(organizer, rng.choice([0, 1, 1, 2, 2, 3, 4, 5, 7]))
+                room = None
+                if invited and rng.random() < 0.65:
+                    room = self.pick_room(day, start, end, len(invited) + 1)
+                status = "cancelled" if rng.random() < 0.05 else "confirmed"
+                self.add_event(organizer, title, day, start, end, invited, room, None, status)
+
+
+def _occurrences(first: dt.date, step: int, count: int) -> list[dt.date]:
+    """Up to ``count`` weekdays from ``first`` every ``step`` days, until ``LAST_DAY``."""
+    dates = []
+    d = first
+    while len(dates) < count and d <= LAST_DAY:
+        if d.weekday() < 5:
+            dates.append(d)
+        d += dt.timedelta(days=step)
+    return dates
+
+
+def _reminders(rng: random.Random, events: dict[str, dict], draws: int = 1400) -> dict:
     reminders: dict[str, dict] = {}
     event_ids = list(events)
     seen: set[tuple] = set()
-    for _ in range(1400):
+    for _ in range(draws):
         e = events[rng.choice(event_ids)]
         user = rng.choice(e["attendees"])["user_id"]
         minutes = rng.choice([5, 10, 15, 30, 60, 1440])
@@ -244,6 +269,17 @@ def generate(seed: int) -> dict:
         rid = f"rem_{len(reminders) + 1:05d}"
         reminders[rid] = {"reminder_id": rid, "event_id": e["event_id"], "user_id": user,
                           "minutes_before": minutes, "method": method}
+    return reminders
 
-    return {"users": users, "calendars": calendars, "rooms": rooms, "series": series,
-            "events": events, "reminders": reminders}
+
+def generate(seed: int) -> dict:
+    """The native data of a seeded calendar database (deterministic in ``seed``)."""
+    rng = random.Random(seed)
+    users, by_dept = _users(rng)
+    calendars, primary = _calendars(rng, users)
+    rooms = _rooms()
+    schedule = _Schedule(rng, users, by_dept, primary, rooms)
+    schedule.recurring_series()
+    schedule.one_off_meetings()
+    return {"users": users, "calendars": calendars, "rooms": rooms, "series": schedule.series,
+            "events": schedule.events, "reminders": _reminders(rng, schedule.events)}

@@ -1,36 +1,18 @@
-"""Hidden-intent tasks of the calendar domain, built with :class:`RuleTaskKit`.
-
-Constraint types (each sampler claims the events and rooms it uses, so the needs of one
-task never touch the same entity and can be met in any order):
-
-=============================  ============================================================
-``schedule_meeting``           create a meeting with 1-3 colleagues in a free room
-``reschedule_meeting``         move one of the user's upcoming one-off meetings
-``cancel_meeting``             cancel one of the user's upcoming meetings (one occurrence
-                               of a recurring series: the other occurrences stay)
-``rsvp_invitation``            accept / decline / tentatively accept an invitation
-``add_reminder``               a popup or push reminder some minutes before a meeting
-``invite_colleague``           invite one more colleague to the user's meeting
-``book_room``                  book a free room for the user's meeting that has none
-``info_event_room``            information: the room of a meeting (its name)
-``info_accepted_count``        information: how many invitees accepted the user's meeting
-``refuse_cancel_not_organizer`` refusal: cancel a meeting someone else organizes
-``refuse_change_past_event``   refusal: cancel one of the user's meetings that already
-                               took place (``policy:past_event``)
-=============================  ============================================================
-
-The user identifies themself by email. Every id the user would not know is a fuzzy
-description proven unique at sampling time: a meeting by its title and date (among the
-meetings the user attends), a colleague by full name, a room by name.
+"""Hidden-intent tasks of the calendar domain (meetings, invitations, rooms, reminders):
+the constraint samplers and ``TASKS``, the domain's
+:class:`~tool_gym.core.taskkit.RuleTaskKit`. Types, descriptions and claims:
+``docs/calendar-tasks.md``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Iterator
 
 from ...core.actions import ToolCall
-from ...core.taskkit import RuleTaskKit, SampleContext
-from ...core.tasks import Constraint, Description, Expectation, PlanStep, Refusal
+from ...core.taskkit import RuleTaskKit, SampleContext, answer_steps, join_words
+from ...core.sampler_parts import by_name, claimed, identify_by, proposed_write
+from ...core.task_model import Constraint, Description, Expectation, Refusal
 from .generate import LAST_DAY, NOW, PROJECTS, TOPICS
 
 #: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
@@ -49,7 +31,6 @@ __all__ = ["TASKS", "policy_violations", "date_words", "time_words"]
 FUTURE = "2025-06-03"
 #: Meetings of "past" needs ended before this instant.
 PAST = "2025-06-01"
-DONE = "Done. Is there anything else I can help you with?"
 ASK = ("I can help with that. First, could you please give me the email address of your "
        "account so that I can verify your identity?")
 
@@ -159,12 +140,6 @@ def describe_room(ctx: SampleContext, room_id: str, name: str) -> Description | 
                         "SELECT room_id FROM rooms WHERE name = ?", (name,))
 
 
-def identify(ctx: SampleContext) -> Description | None:
-    email, = ctx.rows("SELECT email FROM users WHERE user_id = ?", (ctx.user_id,))[0]
-    return ctx.describe("user", email, {"email": email}, ctx.user_id,
-                        "SELECT user_id FROM users WHERE email = ?", (email,))
-
-
 # ----------------------------------------------------------------------- helpers
 
 _MINE = ("SELECT e.event_id, e.title, e.start, e.end, e.room_id, e.series_id, e.organizer_id "
@@ -183,20 +158,38 @@ def _room_free(ctx: SampleContext, room_id: str, start: str, end: str,
                         (room_id, end, start, ignore))
 
 
-def _search(ctx: SampleContext, title: str) -> PlanStep:
-    return PlanStep(call=ToolCall("search_events", {"user_id": ctx.user_id, "query": title}))
+def _free_rooms(ctx: SampleContext, capacity: int, start: str, end: str) -> list[tuple]:
+    """(room_id, name) of the rooms for ``capacity`` people free from ``start`` to ``end``."""
+    return [r for r in ctx.rows("SELECT room_id, name FROM rooms WHERE capacity >= ? "
+                                "ORDER BY room_id", (capacity,))
+            if _room_free(ctx, r[0], start, end)]
 
 
-def _propose(text: str) -> PlanStep:
-    return PlanStep(say=f"{text} Shall I proceed?", expects_confirmation=True)
+def _search(ctx: SampleContext, title: str) -> ToolCall:
+    return ToolCall("search_events", {"user_id": ctx.user_id, "query": title})
 
 
-def _write(call: ToolCall) -> tuple[PlanStep, PlanStep]:
-    return PlanStep(call=call), PlanStep(say=DONE)
+def _event_reads(ctx: SampleContext, event_id: str, title: str) -> tuple[ToolCall, ToolCall]:
+    return _search(ctx, title), ToolCall("get_event", {"event_id": event_id})
+
+
+def _unchanged(event_id: str, start: str, end: str) -> Expectation:
+    return Expectation("SELECT status, start, end FROM events WHERE event_id = ?",
+                       (event_id,), (("confirmed", start, end),))
 
 
 def _claim_event(ctx: SampleContext, event_id: str, title: str, start: str, *more) -> bool:
     return ctx.claim(event_id, ("title-date", title, start[:10]), *more)
+
+
+def _claimed_events(ctx: SampleContext, where: str, params: tuple,
+                    usable: Callable[[tuple], bool] = lambda row: True,
+                    limit: int = 6) -> Iterator[tuple[tuple, Description]]:
+    """Up to ``limit`` of the user's meetings matching ``where`` (shuffled); the ``usable``
+    ones described and claimed: (row of :data:`_MINE`, description)."""
+    return claimed(ctx, _events(ctx, where, params)[:limit],
+                   lambda row: describe_event(ctx, *row[:3]),
+                   lambda row: (row[0], ("title-date", row[1], row[2][:10])), usable)
 
 
 def _name(ctx: SampleContext, user_id: str) -> str:
@@ -238,9 +231,7 @@ def schedule_meeting(ctx: SampleContext) -> Constraint | None:
     day = ctx.pick(UPCOMING_DAYS)
     begin = int(ctx.pick(range(9 * 60, 17 * 60, 30)))
     start, end = f"{day} {_clock(begin)}", f"{day} {_clock(begin + ctx.pick([30, 60]))}"
-    rooms = [r for r in ctx.rows("SELECT room_id, name FROM rooms WHERE capacity >= ? "
-                                 "ORDER BY room_id", (len(invitees) + 1,))
-             if _room_free(ctx, r[0], start, end)]
+    rooms = _free_rooms(ctx, len(invitees) + 1, start, end)
     if not rooms:
         return None
     room_id, room_name = ctx.pick(rooms)
@@ -254,15 +245,15 @@ def schedule_meeting(ctx: SampleContext) -> Constraint | None:
         return None
     refs["room"] = room_ref
     names = [n for _, n in invitees]
-    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    who = join_words(names)
     when = f"{date_words(day)} from {time_words(start)} to {time_words(end)}"
     ids = sorted(u for u, _ in invitees)
     call = ToolCall("create_event", {"organizer_id": ctx.user_id, "title": title, "start": start,
                                      "end": end, "attendee_ids": ids, "room_id": room_id})
-    reads = [PlanStep(call=ToolCall("search_directory", {"query": n})) for n in names]
-    reads += [PlanStep(call=ToolCall("list_rooms", {"min_capacity": len(invitees) + 1})),
-              PlanStep(call=ToolCall("check_room_availability",
-                                     {"room_id": room_id, "start": start, "end": end}))]
+    reads = [ToolCall("search_directory", {"query": n}) for n in names]
+    reads += [ToolCall("list_rooms", {"min_capacity": len(invitees) + 1}),
+              ToolCall("check_room_availability", {"room_id": room_id, "start": start,
+                                                   "end": end})]
     attendees = sorted([(ctx.user_id, "accepted")] + [(u, "needs_action") for u in ids])
     return Constraint(
         "schedule_meeting", dict(call.arguments), refs=refs,
@@ -275,10 +266,8 @@ def schedule_meeting(ctx: SampleContext) -> Constraint | None:
              f"{room_name} room.",
              f'Could you book the {room_name} room on {when} for a meeting named "{title}" '
              f"with {who}?"),
-        solution=(*reads,
-                  _propose(f'I will create the meeting "{title}" on {when} in the {room_name} '
-                           f"room, and invite {who}."),
-                  *_write(call)),
+        solution=proposed_write(reads, f'I will create the meeting "{title}" on {when} in the '
+                                       f"{room_name} room, and invite {who}.", call),
         expect=(Expectation("SELECT start, end, room_id, status FROM events WHERE "
                             "organizer_id = ? AND title = ?", (ctx.user_id, title),
                             ((start, end, room_id, "confirmed"),)),
@@ -306,8 +295,8 @@ def reschedule_meeting(ctx: SampleContext) -> Constraint | None:
                                              "end": new_end})
         reads = [_search(ctx, title)]
         if room:
-            reads.append(PlanStep(call=ToolCall("check_room_availability", {
-                "room_id": room, "start": new_start, "end": new_end})))
+            reads.append(ToolCall("check_room_availability", {
+                "room_id": room, "start": new_start, "end": new_end}))
         return Constraint(
             "reschedule_meeting", dict(call.arguments), refs={"event": ref},
             writes=(("reschedule_event", event_id),),
@@ -315,10 +304,8 @@ def reschedule_meeting(ctx: SampleContext) -> Constraint | None:
             say=(f"Please move {ref.text} to {when}.",
                  f"Something came up: can you reschedule {ref.text}? The new time is {when}.",
                  f"I need {ref.text} moved to {when}, please."),
-            solution=(*reads,
-                      _propose(f'I will move "{title}" from {date_words(start)} at '
-                               f"{time_words(start)} to {when}."),
-                      *_write(call)),
+            solution=proposed_write(reads, f'I will move "{title}" from {date_words(start)} at '
+                                           f"{time_words(start)} to {when}.", call),
             expect=(Expectation("SELECT start, end, room_id, status FROM events WHERE "
                                 "event_id = ?", (event_id,),
                                 ((new_start, new_end, room, "confirmed"),)),))
@@ -356,11 +343,10 @@ def cancel_meeting(ctx: SampleContext) -> Constraint | None:
             say=(f"Please cancel {ref.text}.{only}",
                  f"We don't need {ref.text} anymore, can you cancel it?{only}",
                  f"I'd like to call off {ref.text}.{only}"),
-            solution=(_search(ctx, title),
-                      _propose(f'I will cancel "{title}" on {date_words(start)} at '
-                               f"{time_words(start)}" + (" (only this occurrence)." if series
-                                                         else ".")),
-                      *_write(call)),
+            solution=proposed_write(
+                (_search(ctx, title),),
+                f'I will cancel "{title}" on {date_words(start)} at {time_words(start)}'
+                + (" (only this occurrence)." if series else "."), call),
             expect=(expect,))
     return None
 
@@ -386,22 +372,18 @@ def rsvp_invitation(ctx: SampleContext) -> Constraint | None:
             say=(f"{who} invited me to {ref.text}. Please {verb} the invitation for me.",
                  f"Can you {verb} my invitation to {ref.text}? {who} sent it.",
                  f"About {ref.text} from {who}: I want to {verb} it."),
-            solution=(_search(ctx, title),
-                      _propose(f'I will {verb} your invitation to "{title}" on '
-                               f"{date_words(start)}, organized by {who}."),
-                      *_write(call)),
+            solution=proposed_write((_search(ctx, title),),
+                                    f'I will {verb} your invitation to "{title}" on '
+                                    f"{date_words(start)}, organized by {who}.", call),
             expect=(Expectation("SELECT rsvp FROM attendees WHERE event_id = ? AND user_id = ?",
                                 (event_id, ctx.user_id), ((response,),)),))
     return None
 
 
 def add_reminder(ctx: SampleContext) -> Constraint | None:
-    for event_id, title, start, _, _, _, _ in _events(
+    for (event_id, title, start, *_), ref in _claimed_events(
             ctx, "AND e.start >= ? AND NOT EXISTS (SELECT 1 FROM reminders r WHERE "
-                 "r.event_id = e.event_id AND r.user_id = a.user_id)", (FUTURE,))[:6]:
-        ref = describe_event(ctx, event_id, title, start)
-        if ref is None or not _claim_event(ctx, event_id, title, start):
-            continue
+                 "r.event_id = e.event_id AND r.user_id = a.user_id)", (FUTURE,)):
         minutes = int(ctx.pick([10, 15, 30, 60, 1440]))
         method = ctx.pick(["popup", "push"])
         before = f"{_minutes_words(minutes)} before"
@@ -415,12 +397,11 @@ def add_reminder(ctx: SampleContext) -> Constraint | None:
             say=(f"Please remind me {before} {ref.text}, with a {how}.",
                  f"I keep forgetting {ref.text}. Can you set a {how} reminder {before} it?",
                  f"Add a reminder for {ref.text}: {before}, as a {how}."),
-            solution=(_search(ctx, title),
-                      PlanStep(call=ToolCall("list_reminders", {"user_id": ctx.user_id,
-                                                                "event_id": event_id})),
-                      _propose(f'I will add a {how.replace(" on my phone", "")} reminder '
-                               f'{before} "{title}" on {date_words(start)}.'),
-                      *_write(call)),
+            solution=proposed_write(
+                (_search(ctx, title),
+                 ToolCall("list_reminders", {"user_id": ctx.user_id, "event_id": event_id})),
+                f'I will add a {how.replace(" on my phone", "")} reminder {before} "{title}" on '
+                f"{date_words(start)}.", call),
             expect=(Expectation("SELECT minutes_before, method FROM reminders WHERE "
                                 "event_id = ? AND user_id = ? ORDER BY reminder_id",
                                 (event_id, ctx.user_id), ((minutes, method),)),))
@@ -450,10 +431,9 @@ def invite_colleague(ctx: SampleContext) -> Constraint | None:
             say=(f"Please add {name} to {ref.text}.",
                  f"Could you invite {name} to {ref.text} as well?",
                  f"{name} should join {ref.text}; please send an invitation."),
-            solution=(_search(ctx, title),
-                      PlanStep(call=ToolCall("search_directory", {"query": name})),
-                      _propose(f'I will invite {name} to "{title}" on {date_words(start)}.'),
-                      *_write(call)),
+            solution=proposed_write(
+                (_search(ctx, title), ToolCall("search_directory", {"query": name})),
+                f'I will invite {name} to "{title}" on {date_words(start)}.', call),
             expect=(Expectation("SELECT user_id, rsvp FROM attendees WHERE event_id = ? "
                                 "ORDER BY user_id", (event_id,),
                                 tuple(sorted(rows + [(uid, "needs_action")]))),))
@@ -467,9 +447,7 @@ def book_room(ctx: SampleContext) -> Constraint | None:
         people = len(_attendee_rows(ctx, event_id))
         if people < 2:
             continue
-        rooms = [r for r in ctx.rows("SELECT room_id, name FROM rooms WHERE capacity >= ? "
-                                     "ORDER BY room_id", (people,))
-                 if _room_free(ctx, r[0], start, end)]
+        rooms = _free_rooms(ctx, people, start, end)
         if not rooms:
             continue
         room_id, room_name = ctx.pick(rooms)
@@ -487,24 +465,20 @@ def book_room(ctx: SampleContext) -> Constraint | None:
                  f"{ref.text[0].upper()}{ref.text[1:]} has no room yet. Can you get us the "
                  f"{room_name} room?",
                  f"Could you reserve the {room_name} room for {ref.text}?"),
-            solution=(_search(ctx, title),
-                      PlanStep(call=ToolCall("list_rooms", {"min_capacity": people})),
-                      PlanStep(call=ToolCall("check_room_availability",
-                                             {"room_id": room_id, "start": start, "end": end})),
-                      _propose(f'I will book the {room_name} room for "{title}" on '
-                               f"{date_words(start)}, {time_words(start)} to {time_words(end)}."),
-                      *_write(call)),
+            solution=proposed_write(
+                (_search(ctx, title), ToolCall("list_rooms", {"min_capacity": people}),
+                 ToolCall("check_room_availability",
+                          {"room_id": room_id, "start": start, "end": end})),
+                f'I will book the {room_name} room for "{title}" on {date_words(start)}, '
+                f"{time_words(start)} to {time_words(end)}.", call),
             expect=(Expectation("SELECT room_id FROM events WHERE event_id = ?", (event_id,),
                                 ((room_id,),)),))
     return None
 
 
 def info_event_room(ctx: SampleContext) -> Constraint | None:
-    for event_id, title, start, _, room, _, _ in _events(
-            ctx, "AND e.room_id IS NOT NULL AND e.start >= ?", (FUTURE,))[:6]:
-        ref = describe_event(ctx, event_id, title, start)
-        if ref is None or not _claim_event(ctx, event_id, title, start):
-            continue
+    for (event_id, title, start, _, room, *_), ref in _claimed_events(
+            ctx, "AND e.room_id IS NOT NULL AND e.start >= ?", (FUTURE,)):
         name, building, floor = ctx.rows("SELECT name, building, floor FROM rooms WHERE "
                                          "room_id = ?", (room,))[0]
         return Constraint(
@@ -512,43 +486,38 @@ def info_event_room(ctx: SampleContext) -> Constraint | None:
             say=(f"Which room is {ref.text} in?",
                  f"Where is {ref.text} taking place?",
                  f"I forgot the room for {ref.text}. Can you tell me?"),
-            solution=(_search(ctx, title),
-                      PlanStep(call=ToolCall("get_event", {"event_id": event_id})),
-                      PlanStep(say=f'"{title}" on {date_words(start)} is in the {name} room '
-                                   f"({building} building).")))
+            solution=answer_steps(_event_reads(ctx, event_id, title),
+                                  f'"{title}" on {date_words(start)} is in the {name} room '
+                                  f"({building} building)."))
     return None
 
 
 def info_accepted_count(ctx: SampleContext) -> Constraint | None:
-    for event_id, title, start, _, _, _, _ in _events(
-            ctx, "AND e.organizer_id = a.user_id AND e.start >= ?", (FUTURE,))[:8]:
+    def accepted(event_id: str) -> int:
         rows = _attendee_rows(ctx, event_id)
-        accepted = sum(1 for u, r in rows if u != ctx.user_id and r == "accepted")
-        if len(rows) < 3 or accepted < 1:
-            continue
-        ref = describe_event(ctx, event_id, title, start)
-        if ref is None or not _claim_event(ctx, event_id, title, start):
-            continue
-        people = "person has" if accepted == 1 else "people have"
+        count = sum(1 for u, r in rows if u != ctx.user_id and r == "accepted")
+        return count if len(rows) >= 3 else 0
+
+    for (event_id, title, *_), ref in _claimed_events(
+            ctx, "AND e.organizer_id = a.user_id AND e.start >= ?", (FUTURE,),
+            usable=lambda row: accepted(row[0]) >= 1, limit=8):
+        count = accepted(event_id)
+        people = "person has" if count == 1 else "people have"
         return Constraint(
             "info_accepted_count", {"event_id": event_id}, refs={"event": ref},
-            answer=str(accepted), evidence=(("get_event", event_id),),
+            answer=str(count), evidence=(("get_event", event_id),),
             say=(f"How many people have accepted my invitation to {ref.text} so far?",
                  f"For {ref.text}, how many of the invitees said yes?",
                  f"Can you check how many acceptances I have for {ref.text}?"),
-            solution=(_search(ctx, title),
-                      PlanStep(call=ToolCall("get_event", {"event_id": event_id})),
-                      PlanStep(say=f"So far {accepted} {people} accepted your invitation to "
-                                   f'"{title}".')))
+            solution=answer_steps(_event_reads(ctx, event_id, title),
+                                  f"So far {count} {people} accepted your invitation to "
+                                  f'"{title}".'))
     return None
 
 
 def refuse_cancel_not_organizer(ctx: SampleContext) -> Constraint | None:
-    for event_id, title, start, end, _, _, organizer in _events(
-            ctx, "AND e.organizer_id != a.user_id AND e.start >= ?", (FUTURE,))[:6]:
-        ref = describe_event(ctx, event_id, title, start)
-        if ref is None or not _claim_event(ctx, event_id, title, start):
-            continue
+    for (event_id, title, start, end, _, _, organizer), ref in _claimed_events(
+            ctx, "AND e.organizer_id != a.user_id AND e.start >= ?", (FUTURE,)):
         who = _name(ctx, organizer)
         return Constraint(
             "refuse_cancel_not_organizer", {"event_id": event_id}, refs={"event": ref},
@@ -557,22 +526,17 @@ def refuse_cancel_not_organizer(ctx: SampleContext) -> Constraint | None:
             say=(f"Please cancel {ref.text}. I was invited to it, and it's pointless.",
                  f"Can you call off {ref.text} for everyone? I'm one of the invitees.",
                  f"I want {ref.text} cancelled; it's on my calendar as an invitation."),
-            solution=(_search(ctx, title),
-                      PlanStep(call=ToolCall("get_event", {"event_id": event_id})),
-                      PlanStep(say=f'I\'m sorry, but I cannot cancel "{title}": only its '
-                                   f"organizer, {who}, can cancel it. If it helps, I can decline "
-                                   f"the invitation for you instead.")),
-            expect=(Expectation("SELECT status, start, end FROM events WHERE event_id = ?",
-                                (event_id,), (("confirmed", start, end),)),))
+            solution=answer_steps(_event_reads(ctx, event_id, title),
+                                  f'I\'m sorry, but I cannot cancel "{title}": only its '
+                                  f"organizer, {who}, can cancel it. If it helps, I can decline "
+                                  f"the invitation for you instead."),
+            expect=(_unchanged(event_id, start, end),))
     return None
 
 
 def refuse_change_past_event(ctx: SampleContext) -> Constraint | None:
-    for event_id, title, start, end, _, _, _ in _events(
-            ctx, "AND e.organizer_id = a.user_id AND e.end < ?", (PAST,))[:6]:
-        ref = describe_event(ctx, event_id, title, start)
-        if ref is None or not _claim_event(ctx, event_id, title, start):
-            continue
+    for (event_id, title, start, end, *_), ref in _claimed_events(
+            ctx, "AND e.organizer_id = a.user_id AND e.end < ?", (PAST,)):
         return Constraint(
             "refuse_change_past_event", {"event_id": event_id}, refs={"event": ref},
             answer="past",
@@ -580,12 +544,11 @@ def refuse_change_past_event(ctx: SampleContext) -> Constraint | None:
             say=(f"Please cancel {ref.text}; I'd rather it weren't on my calendar.",
                  f"Can you delete {ref.text} from my calendar by cancelling it?",
                  f"I want {ref.text} cancelled, please."),
-            solution=(_search(ctx, title),
-                      PlanStep(say=f'I\'m sorry, but I cannot cancel "{title}": it took place on '
-                                   f"{date_words(start)}, which is in the past, and past "
-                                   f"meetings cannot be changed or cancelled.")),
-            expect=(Expectation("SELECT status, start, end FROM events WHERE event_id = ?",
-                                (event_id,), (("confirmed", start, end),)),))
+            solution=answer_steps((_search(ctx, title),),
+                                  f'I\'m sorry, but I cannot cancel "{title}": it took place on '
+                                  f"{date_words(start)}, which is in the past, and past "
+                                  f"meetings cannot be changed or cancelled."),
+            expect=(_unchanged(event_id, start, end),))
     return None
 
 
@@ -611,20 +574,10 @@ _BY_USER = ("SELECT user_id FROM users WHERE user_id = ?", "user_id")
 
 TASKS = RuleTaskKit(
     "calendar",
-    {
-        "schedule_meeting": schedule_meeting,
-        "reschedule_meeting": reschedule_meeting,
-        "cancel_meeting": cancel_meeting,
-        "rsvp_invitation": rsvp_invitation,
-        "add_reminder": add_reminder,
-        "invite_colleague": invite_colleague,
-        "book_room": book_room,
-        "info_event_room": info_event_room,
-        "info_accepted_count": info_accepted_count,
-        "refuse_cancel_not_organizer": refuse_cancel_not_organizer,
-        "refuse_change_past_event": refuse_change_past_event,
-    },
-    users_table="users", user_column="user_id", identify=identify,
+    by_name(schedule_meeting, reschedule_meeting, cancel_meeting, rsvp_invitation, add_reminder,
+            invite_colleague, book_room, info_event_room, info_accepted_count,
+            refuse_cancel_not_organizer, refuse_change_past_event),
+    identify=lambda ctx: identify_by(ctx, "email"),
     auth_call=lambda d: ToolCall("find_user_by_email", {"email": d.fields["email"]}),
     auth_tools=("find_user_by_email",),
     owners={

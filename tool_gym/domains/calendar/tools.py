@@ -17,6 +17,9 @@ import datetime as dt
 import sqlite3
 from typing import Annotated, Literal
 
+from ...core.common_tools import human_transfer_tool
+from ...core.ids import next_serial_id
+from ...core.rows import fetch_record, fetch_row, find_id
 from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .generate import NOW
 
@@ -57,18 +60,14 @@ def parse_date(value: str, what: str = "date") -> str:
 
 
 def _user(db: sqlite3.Connection, user_id: str) -> dict:
-    row = db.execute("SELECT user_id, name, email, department, title FROM users "
-                     "WHERE user_id = ?", (user_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"user not found: {user_id[:60]!r}")
+    row = fetch_row(db, "SELECT user_id, name, email, department, title FROM users "
+                    "WHERE user_id = ?", (user_id,), f"user not found: {user_id[:60]!r}")
     return dict(zip(("user_id", "name", "email", "department", "title"), row))
 
 
 def _room(db: sqlite3.Connection, room_id: str) -> dict:
-    row = db.execute("SELECT room_id, name, building, floor, capacity, has_video FROM rooms "
-                     "WHERE room_id = ?", (room_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"room not found: {room_id[:60]!r}")
+    row = fetch_row(db, "SELECT room_id, name, building, floor, capacity, has_video FROM rooms "
+                    "WHERE room_id = ?", (room_id,), f"room not found: {room_id[:60]!r}")
     room = dict(zip(("room_id", "name", "building", "floor", "capacity", "has_video"), row))
     room["has_video"] = bool(room["has_video"])
     return room
@@ -79,11 +78,8 @@ _EVENT_COLUMNS = ("event_id", "calendar_id", "organizer_id", "title", "descripti
 
 
 def _event_row(db: sqlite3.Connection, event_id: str) -> dict:
-    row = db.execute(f"SELECT {', '.join(_EVENT_COLUMNS)} FROM events WHERE event_id = ?",
-                     (event_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"event not found: {event_id[:60]!r}")
-    return dict(zip(_EVENT_COLUMNS, row))
+    return fetch_record(db, "events", _EVENT_COLUMNS, "event_id", event_id,
+                        f"event not found: {event_id[:60]!r}")
 
 
 def _confirmed(db: sqlite3.Connection, event_id: str) -> dict:
@@ -164,14 +160,6 @@ def _check_room(db: sqlite3.Connection, room_id: str, start: str, end: str, peop
     return room
 
 
-def _next_id(db: sqlite3.Connection, table: str, column: str, prefix: str, width: int) -> str:
-    row = db.execute(f'SELECT "{column}" FROM "{table}" WHERE "{column}" LIKE ? '
-                     f'ORDER BY length("{column}") DESC, "{column}" DESC LIMIT 1',
-                     (prefix + "%",)).fetchone()
-    number = int(row[0][len(prefix):]) + 1 if row else 1
-    return f"{prefix}{number:0{width}d}"
-
-
 def _count(db: sqlite3.Connection, event_id: str) -> int:
     return db.execute("SELECT count(*) FROM attendees WHERE event_id = ?",
                       (event_id,)).fetchone()[0]
@@ -187,10 +175,8 @@ def find_user_by_email(db, email: str) -> dict:
     Args:
         email: The user's email address, such as 'ada.moss@northwind-labs.com'.
     """
-    row = db.execute("SELECT user_id FROM users WHERE email = ?", (email.strip(),)).fetchone()
-    if row is None:
-        raise ToolError("no user with this email address")
-    return _user(db, row[0])
+    return _user(db, find_id(db, "users", "user_id", "email", email.strip(),
+                             "no user with this email address"))
 
 
 @tool(Category.READ, returns={"user_id": UserId, "calendars.calendar_id": CalendarId})
@@ -329,16 +315,7 @@ def list_reminders(db, user_id: UserId, event_id: str = "") -> dict:
     return {"reminders": [dict(zip(keys, r)) for r in rows]}
 
 
-@tool(Category.GENERIC)
-def transfer_to_human_agents(db, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of the user's issue. Only transfer
-    if the user explicitly asks for a human, or if the request cannot be handled with the
-    policy and the available tools.
-
-    Args:
-        summary: A summary of the user's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = human_transfer_tool()
 
 
 # ----------------------------------------------------------------------------- WRITE
@@ -384,7 +361,7 @@ def create_event(db, organizer_id: UserId, title: str, start: str, end: str,
     room = None
     if room_id:
         room = _check_room(db, room_id, start, end, len(invitees) + 1)["room_id"]
-    event_id = _next_id(db, "events", "event_id", "evt_", 5)
+    event_id = next_serial_id(db, "events", "event_id", "evt_", 5)
     db.execute("INSERT INTO events (event_id, calendar_id, organizer_id, title, description, "
                "start, end, room_id, status, series_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
                "'confirmed', NULL)",
@@ -493,10 +470,8 @@ def respond_to_invitation(db, event_id: EventId, user_id: UserId,
     event = _confirmed(db, event_id)
     if user_id == event["organizer_id"]:
         raise ToolError("the organizer does not answer their own invitation")
-    row = db.execute("SELECT rsvp FROM attendees WHERE event_id = ? AND user_id = ?",
-                     (event_id, user_id)).fetchone()
-    if row is None:
-        raise ToolError(f"{user_id[:60]} is not invited to {event_id}")
+    row = fetch_row(db, "SELECT rsvp FROM attendees WHERE event_id = ? AND user_id = ?",
+                    (event_id, user_id), f"{user_id[:60]} is not invited to {event_id}")
     if row[0] == response:
         raise ToolError(f"the RSVP is already {response!r}")
     db.execute("UPDATE attendees SET rsvp = ? WHERE event_id = ? AND user_id = ?",
@@ -545,7 +520,7 @@ def set_reminder(db, event_id: EventId, user_id: UserId, minutes_before: int,
                   "minutes_before = ? AND method = ?",
                   (event_id, user_id, minutes_before, method)).fetchone():
         raise ToolError("this reminder already exists")
-    reminder_id = _next_id(db, "reminders", "reminder_id", "rem_", 5)
+    reminder_id = next_serial_id(db, "reminders", "reminder_id", "rem_", 5)
     db.execute("INSERT INTO reminders (reminder_id, event_id, user_id, minutes_before, method) "
                "VALUES (?, ?, ?, ?, ?)", (reminder_id, event_id, user_id, minutes_before, method))
     return {"reminder_id": reminder_id, "event_id": event_id, "user_id": user_id,

@@ -1,37 +1,18 @@
 """CRM: sales reps (the users), companies, contacts, leads, opportunities with stages and
 amounts, activities and follow-up tasks.
-
-``DOMAIN`` is what the core needs: the schema, the tools, the seeded generator, the JSON
-reader and exporter (the canonical state), the invariants, the policy, the hidden-intent
-task kit and the transfer tool.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ...core.domain import Domain
-from ...core.tools import Toolbox
+from ...core.domain import Domain, EnvSpec
 from . import io, tools
 from .generate import generate
 from .invariants import invariants
 from .tasks import TASKS
 
-_HERE = Path(__file__).resolve().parent
-
-DOMAIN = Domain(
-    name="crm",
-    schema=(_HERE / "schema.sql").read_text(encoding="utf-8"),
-    toolbox=Toolbox.from_module(tools),
-    generate=generate,
-    load=io.load,
-    read=io.read,
-    exporters={"json": io.export},
-    canonical="json",
-    invariants=invariants,
-    policy=(_HERE / "policy.md").read_text(encoding="utf-8"),
-    tasks=TASKS,
+DOMAIN = Domain.from_package(
+    __name__, tools=tools, io=io, generate=generate, invariants=invariants, tasks=TASKS,
     transfer_tool="transfer_to_human_agents",
+    envs=(EnvSpec("ToolCrm-v0", 100,
+                  "4b0839afd07e214f32f78d4ec1ec0b6eaee9c58bf32cc60f163374fd89f8bfce"),),
 )
-
-__all__ = ["DOMAIN"]

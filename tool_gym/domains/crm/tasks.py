@@ -1,16 +1,6 @@
-"""Hidden-intent tasks of the CRM domain, built with :class:`RuleTaskKit`.
-
-The user is a sales rep. Each sampler looks at the rep's rows in the initial database and
-returns a :class:`Constraint`: the hidden intent (ids), fuzzy descriptions proven unique (an
-opportunity by company and product, and for a colleague's deal by its owner too; a lead by
-name and company; a task by its title), the rep's words, the reference solution and outcome
-checks. Samplers claim what they touch; a question about a stage's pipeline total never
-meets a change of that stage in the same task.
-
-Constraint types: ``advance_stage``, ``close_won``, ``update_amount``, ``convert_lead``,
-``disqualify_lead``, ``log_call``, ``create_followup_task``, ``complete_task`` (writes);
-``info_pipeline_total``, ``info_close_date`` (answers); ``refuse_stage_backward``,
-``refuse_close_other_rep`` (refusals: nothing may change).
+"""Hidden-intent tasks of the CRM domain (a sales rep's opportunities, leads and tasks): the
+constraint samplers and ``TASKS``, the domain's :class:`~tool_gym.core.taskkit.RuleTaskKit`.
+Types, descriptions and claims: ``docs/crm-tasks.md``.
 """
 
 from __future__ import annotations
@@ -18,9 +8,11 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ...core.actions import ToolCall
-from ...core.taskkit import (RuleTaskKit, SampleContext, answer_steps, date_words,
-                              dollars, money_terms, write_steps)
-from ...core.tasks import Constraint, Description, Expectation, Refusal
+from ...core.sampler_parts import Login
+from ...core.taskkit import (RuleTaskKit, SampleContext, answer_steps, date_words, dollars,
+                             money_terms, write_steps)
+from ...core.sampler_parts import by_name
+from ...core.task_model import Constraint, Description, Expectation, Refusal
 from .generate import NEW_SUBJECTS
 from .tools import OPEN_STAGES, PRODUCTS, TODAY, stage_index
 
@@ -36,20 +28,8 @@ _OTHER_REP_WORDS = (
 
 ASK_IDENTITY = ("Happy to help. First I need to verify who you are: what is your work email "
                 "or your CRM username?")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")
 FOLLOWUPS = ("Send revised quote", "Book onsite workshop", "Confirm legal contact",
              "Draft implementation plan", "Prepare ROI summary", "Schedule executive briefing")
-
-
-
-
-
-
-
-
-
-
 
 
 # ------------------------------------------------------------------ descriptions
@@ -89,11 +69,17 @@ def _touch(ctx: SampleContext, opportunity_id: str, *stages: str) -> bool:
     return ctx.claim(opportunity_id, *(("touch_stage", s, opportunity_id) for s in stages))
 
 
+def _opportunity_is(opportunity_id: str, columns: str, *values) -> Expectation:
+    """The opportunity's ``columns`` (``"stage, closed_on"``) hold ``values``."""
+    return Expectation(f"SELECT {columns} FROM opportunities WHERE opportunity_id = ?",
+                       (opportunity_id,), (values,))
+
+
 def _stage_of(ctx: SampleContext, opportunity_id: str) -> Expectation:
+    """The opportunity keeps its initial stage."""
     (stage,) = ctx.rows("SELECT stage FROM opportunities WHERE opportunity_id = ?",
                         (opportunity_id,))[0]
-    return Expectation("SELECT stage FROM opportunities WHERE opportunity_id = ?",
-                       (opportunity_id,), ((stage,),))
+    return _opportunity_is(opportunity_id, "stage", stage)
 
 
 def _list_call(ctx: SampleContext, stage: str = "") -> ToolCall:
@@ -124,8 +110,7 @@ def advance_stage(ctx: SampleContext) -> Constraint | None:
                 [_list_call(ctx)],
                 f"I will move your {product} opportunity with {company} from {stage} to "
                 f"{target}. Shall I proceed?", call),
-            expect=(Expectation("SELECT stage FROM opportunities WHERE opportunity_id = ?",
-                                (opp_id,), ((target,),)),))
+            expect=(_opportunity_is(opp_id, "stage", target),))
     return None
 
 
@@ -147,9 +132,7 @@ def close_won(ctx: SampleContext) -> Constraint | None:
                 [_list_call(ctx, "negotiation")],
                 f"I will close your {product} opportunity with {company} "
                 f"({dollars(amount)}) as won, dated today. Shall I proceed?", call),
-            expect=(Expectation("SELECT stage, closed_on FROM opportunities "
-                                "WHERE opportunity_id = ?", (opp_id,),
-                                (("closed_won", TODAY),)),))
+            expect=(_opportunity_is(opp_id, "stage, closed_on", "closed_won", TODAY),))
     return None
 
 
@@ -172,8 +155,7 @@ def update_amount(ctx: SampleContext) -> Constraint | None:
                 [_list_call(ctx)],
                 f"I will change the amount of your {product} opportunity with {company} from "
                 f"${amount:,.2f} to ${new:,.2f}. Shall I proceed?", call),
-            expect=(Expectation("SELECT amount FROM opportunities WHERE opportunity_id = ?",
-                                (opp_id,), ((new,),)),))
+            expect=(_opportunity_is(opp_id, "amount", new),))
     return None
 
 
@@ -421,20 +403,8 @@ def refuse_close_other_rep(ctx: SampleContext) -> Constraint | None:
 
 # ------------------------------------------------------------------------ the kit
 
-def identify(ctx: SampleContext) -> Description | None:
-    (email, username), = ctx.rows("SELECT email, username FROM reps WHERE rep_id = ?",
-                                  (ctx.user_id,))
-    if ctx.rng.random() < 0.5:
-        return ctx.describe("user", f"my work email is {email}", {"email": email}, ctx.user_id,
-                            "SELECT rep_id FROM reps WHERE email = ?", (email,))
-    return ctx.describe("user", f"my username is {username}", {"username": username},
-                        ctx.user_id, "SELECT rep_id FROM reps WHERE username = ?", (username,))
-
-
-def auth_call(identity: Description) -> ToolCall:
-    if "email" in identity.fields:
-        return ToolCall("find_rep_by_email", {"email": identity.fields["email"]})
-    return ToolCall("find_rep_by_username", {"username": identity.fields["username"]})
+LOGIN = Login("reps", "rep_id", "find_rep_by_email", "find_rep_by_username",
+              email_words="my work email is")
 
 
 def policy_violations(db, tool: str, arguments: dict) -> list[str]:
@@ -453,26 +423,14 @@ def policy_violations(db, tool: str, arguments: dict) -> list[str]:
 _OPP_OWNER = ("SELECT owner_rep_id FROM opportunities WHERE opportunity_id = ?", "opportunity_id")
 _LEAD_OWNER = ("SELECT owner_rep_id FROM leads WHERE lead_id = ?", "lead_id")
 
-SAMPLERS = {
-    "advance_stage": advance_stage,
-    "close_won": close_won,
-    "update_amount": update_amount,
-    "convert_lead": convert_lead,
-    "disqualify_lead": disqualify_lead,
-    "log_call": log_call,
-    "create_followup_task": create_followup_task,
-    "complete_task": complete_task,
-    "info_pipeline_total": info_pipeline_total,
-    "info_close_date": info_close_date,
-    "refuse_stage_backward": refuse_stage_backward,
-    "refuse_close_other_rep": refuse_close_other_rep,
-}
+SAMPLERS = by_name(
+    advance_stage, close_won, update_amount, convert_lead, disqualify_lead, log_call,
+    create_followup_task, complete_task, info_pipeline_total, info_close_date,
+    refuse_stage_backward, refuse_close_other_rep)
 
 TASKS = RuleTaskKit(
     "crm", SAMPLERS,
-    users_table="reps", user_column="rep_id",
-    identify=identify, auth_call=auth_call,
-    auth_tools=("find_rep_by_email", "find_rep_by_username"),
+    **LOGIN.kit_keywords(),
     owners={
         "update_opportunity_stage": _OPP_OWNER,
         "update_opportunity_amount": _OPP_OWNER,

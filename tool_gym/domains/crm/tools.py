@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from datetime import date
 from typing import Annotated, Literal
 
+from ...core.arguments import check_cents, check_date
+from ...core.common_tools import human_transfer_tool
+from ...core.ids import counted_id
+from ...core.rows import fetch_record, fetch_row, find_id
 from ...core.tools import Category, Entity, Quotas, ToolError, tool
 
 #: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): templates hold
@@ -48,41 +51,9 @@ Product = Literal["Analytics Suite", "Data Platform", "Security Add-on", "Cloud 
                   "CRM Seats", "Support Plan", "Integration Hub", "Mobile SDK", "AI Assistant",
                   "Compliance Pack"]
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
 
 def stage_index(stage: str) -> int:
     return STAGES.index(stage)
-
-
-def _check_date(value: str, name: str) -> str:
-    if not _DATE.match(value):
-        raise ToolError(f"{name} must be a date in the format YYYY-MM-DD, got {value!r}.")
-    try:
-        date.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"{name} is not a valid date: {value!r}.") from None
-    return value
-
-
-def _check_amount(amount: float) -> float:
-    if not amount > 0:
-        raise ToolError("The amount must be positive.")
-    if abs(round(amount, 2) - amount) > 1e-9:
-        raise ToolError("The amount must be in whole cents (at most two decimals).")
-    return round(float(amount), 2)
-
-
-def _new_id(db: sqlite3.Connection, table: str, column: str, prefix: str) -> str:
-    """The next free id ``<prefix>_<digits>`` (generated ids start with a letter)."""
-    (count,) = db.execute(f'SELECT count(*) FROM "{table}"').fetchone()
-    n = count + 1
-    while True:
-        candidate = f"{prefix}_{n:08d}"
-        if db.execute(f'SELECT 1 FROM "{table}" WHERE "{column}" = ?',
-                      (candidate,)).fetchone() is None:
-            return candidate
-        n += 1
 
 
 # ------------------------------------------------------------------------- records
@@ -98,10 +69,8 @@ _OPP_KEYS = ("opportunity_id", "name", "company_id", "company_name", "contact_id
 
 
 def _opportunity(db: sqlite3.Connection, opportunity_id: str) -> dict:
-    row = db.execute(f"SELECT {_OPP_COLUMNS} {_OPP_FROM} WHERE o.opportunity_id = ?",
-                     (opportunity_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Opportunity {opportunity_id!r} not found.")
+    row = fetch_row(db, f"SELECT {_OPP_COLUMNS} {_OPP_FROM} WHERE o.opportunity_id = ?",
+                    (opportunity_id,), f"Opportunity {opportunity_id!r} not found.")
     return dict(zip(_OPP_KEYS, row))
 
 
@@ -114,10 +83,9 @@ def _open_opportunity(db: sqlite3.Connection, opportunity_id: str) -> dict:
 
 
 def _rep(db: sqlite3.Connection, rep_id: str) -> dict:
-    row = db.execute("SELECT rep_id, first_name, last_name, email, username, region, team, "
-                     "quota, hired_on FROM reps WHERE rep_id = ?", (rep_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Sales rep {rep_id!r} not found.")
+    row = fetch_row(db, "SELECT rep_id, first_name, last_name, email, username, region, team, "
+                    "quota, hired_on FROM reps WHERE rep_id = ?", (rep_id,),
+                    f"Sales rep {rep_id!r} not found.")
     return dict(zip(("rep_id", "first_name", "last_name", "email", "username", "region",
                      "team", "quota", "hired_on"), row))
 
@@ -127,11 +95,7 @@ _LEAD_KEYS = ("lead_id", "owner_rep_id", "first_name", "last_name", "title", "co
 
 
 def _lead(db: sqlite3.Connection, lead_id: str) -> dict:
-    row = db.execute(f"SELECT {', '.join(_LEAD_KEYS)} FROM leads WHERE lead_id = ?",
-                     (lead_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Lead {lead_id!r} not found.")
-    return dict(zip(_LEAD_KEYS, row))
+    return fetch_record(db, "leads", _LEAD_KEYS, "lead_id", lead_id, f"Lead {lead_id!r} not found.")
 
 
 _TASK_KEYS = ("task_id", "rep_id", "opportunity_id", "title", "due_date", "priority", "status",
@@ -148,11 +112,8 @@ def find_rep_by_email(db, email: str) -> str:
     Args:
         email: The rep's work email, such as 'alex.turner@northwind-sales.com'.
     """
-    row = db.execute("SELECT rep_id FROM reps WHERE email = ?",
-                     (email.strip().lower(),)).fetchone()
-    if row is None:
-        raise ToolError("No sales rep found with this email.")
-    return row[0]
+    return find_id(db, "reps", "rep_id", "email", email.strip().lower(),
+                   "No sales rep found with this email.")
 
 
 @tool(Category.READ, returns={".": RepId})
@@ -163,11 +124,8 @@ def find_rep_by_username(db, username: str) -> str:
     Args:
         username: The rep's CRM username, such as 'aturner12'.
     """
-    row = db.execute("SELECT rep_id FROM reps WHERE username = ?",
-                     (username.strip().lower(),)).fetchone()
-    if row is None:
-        raise ToolError("No sales rep found with this username.")
-    return row[0]
+    return find_id(db, "reps", "rep_id", "username", username.strip().lower(),
+                   "No sales rep found with this username.")
 
 
 @tool(Category.READ, returns={"rep_id": RepId})
@@ -220,11 +178,9 @@ def get_company(db, company_id: CompanyId) -> dict:
     Args:
         company_id: The company's id.
     """
-    row = db.execute("SELECT company_id, name, industry, city, country, employees, website, "
-                     "owner_rep_id, created_on FROM companies WHERE company_id = ?",
-                     (company_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Company {company_id!r} not found.")
+    row = fetch_row(db, "SELECT company_id, name, industry, city, country, employees, website, "
+                    "owner_rep_id, created_on FROM companies WHERE company_id = ?",
+                    (company_id,), f"Company {company_id!r} not found.")
     company = dict(zip(("company_id", "name", "industry", "city", "country", "employees",
                         "website", "owner_rep_id", "created_on"), row))
     company["contacts"] = [dict(zip(("contact_id", "first_name", "last_name", "title"), r))
@@ -295,11 +251,9 @@ def get_contact(db, contact_id: ContactId) -> dict:
     Args:
         contact_id: The contact's id.
     """
-    row = db.execute("SELECT contact_id, company_id, first_name, last_name, title, email, "
-                     "phone, owner_rep_id FROM contacts WHERE contact_id = ?",
-                     (contact_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Contact {contact_id!r} not found.")
+    row = fetch_row(db, "SELECT contact_id, company_id, first_name, last_name, title, email, "
+                    "phone, owner_rep_id FROM contacts WHERE contact_id = ?",
+                    (contact_id,), f"Contact {contact_id!r} not found.")
     return dict(zip(("contact_id", "company_id", "first_name", "last_name", "title", "email",
                      "phone", "owner_rep_id"), row))
 
@@ -342,16 +296,11 @@ def list_tasks(db, rep_id: RepId, status: str = "") -> dict:
     return {"rep_id": rep_id, "tasks": [dict(zip(_TASK_KEYS, r)) for r in rows]}
 
 
-@tool(Category.GENERIC)
-def transfer_to_human_agents(db, summary: str) -> str:
-    """Transfer the rep to a human sales-operations agent, with a summary of the issue.
-    Only transfer if the rep explicitly asks for a human, or if the request cannot be
-    handled with the policy and the available tools.
-
-    Args:
-        summary: A summary of the rep's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = human_transfer_tool(
+    "Transfer the rep to a human sales-operations agent, with a summary of the issue. "
+    "Only transfer if the rep explicitly asks for a human, or if the request cannot be "
+    "handled with the policy and the available tools.",
+    "A summary of the rep's issue.")
 
 
 # -------------------------------------------------------------------------- WRITE
@@ -384,7 +333,7 @@ def update_opportunity_amount(db, opportunity_id: OpportunityId, amount: float) 
         opportunity_id: The opportunity's id.
         amount: The new amount in dollars, positive.
     """
-    amount = _check_amount(amount)
+    amount = check_cents(amount)
     _open_opportunity(db, opportunity_id)
     db.execute("UPDATE opportunities SET amount = ? WHERE opportunity_id = ?",
                (amount, opportunity_id))
@@ -400,7 +349,7 @@ def update_close_date(db, opportunity_id: OpportunityId, close_date: str) -> dic
         opportunity_id: The opportunity's id.
         close_date: The new expected close date, YYYY-MM-DD.
     """
-    if _check_date(close_date, "close_date") < TODAY:
+    if check_date(close_date, "close_date") < TODAY:
         raise ToolError(f"The close date cannot be in the past (today is {TODAY}).")
     _open_opportunity(db, opportunity_id)
     db.execute("UPDATE opportunities SET close_date = ? WHERE opportunity_id = ?",
@@ -472,8 +421,8 @@ def convert_lead(db, lead_id: LeadId, product: Product, amount: float,
         amount: The expected deal size in dollars, positive.
         close_date: The expected close date, YYYY-MM-DD, today or later.
     """
-    amount = _check_amount(amount)
-    if _check_date(close_date, "close_date") < TODAY:
+    amount = check_cents(amount)
+    if check_date(close_date, "close_date") < TODAY:
         raise ToolError(f"The close date cannot be in the past (today is {TODAY}).")
     lead = _lead(db, lead_id)
     if lead["status"] != "qualified":
@@ -484,7 +433,7 @@ def convert_lead(db, lead_id: LeadId, product: Product, amount: float,
     if row is not None:
         company_id = row[0]
     else:
-        company_id = _new_id(db, "companies", "company_id", "co")
+        company_id = counted_id(db, "companies", "company_id", "co_")
         site = re.sub(r"[^a-z0-9]", "", lead["company_name"].lower())
         db.execute("INSERT INTO companies (company_id, name, industry, city, country, employees, "
                    "website, owner_rep_id, created_on) VALUES (?, ?, 'Unknown', 'Unknown', "
@@ -495,12 +444,12 @@ def convert_lead(db, lead_id: LeadId, product: Product, amount: float,
     if row is not None:
         contact_id = row[0]
     else:
-        contact_id = _new_id(db, "contacts", "contact_id", "ct")
+        contact_id = counted_id(db, "contacts", "contact_id", "ct_")
         db.execute("INSERT INTO contacts (contact_id, company_id, first_name, last_name, title, "
                    "email, phone, owner_rep_id) VALUES (?, ?, ?, ?, ?, ?, '', ?)",
                    (contact_id, company_id, lead["first_name"], lead["last_name"],
                     lead["title"], lead["email"], rep))
-    opportunity_id = _new_id(db, "opportunities", "opportunity_id", "opp")
+    opportunity_id = counted_id(db, "opportunities", "opportunity_id", "opp_")
     db.execute("INSERT INTO opportunities (opportunity_id, company_id, contact_id, owner_rep_id, "
                "name, product, stage, amount, close_date, created_on, closed_on, close_reason) "
                "VALUES (?, ?, ?, ?, ?, ?, 'qualification', ?, ?, ?, NULL, NULL)",
@@ -530,7 +479,7 @@ def log_activity(db, opportunity_id: OpportunityId,
     if not subject.strip():
         raise ToolError("The subject must not be empty.")
     opp = _opportunity(db, opportunity_id)
-    activity_id = _new_id(db, "activities", "activity_id", "act")
+    activity_id = counted_id(db, "activities", "activity_id", "act_")
     db.execute("INSERT INTO activities (activity_id, rep_id, opportunity_id, kind, subject, notes, "
                "occurred_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
                (activity_id, opp["owner_rep_id"], opportunity_id, kind, subject.strip(), notes,
@@ -554,10 +503,10 @@ def create_task(db, opportunity_id: OpportunityId, title: str, due_date: str,
     """
     if not title.strip():
         raise ToolError("The title must not be empty.")
-    if _check_date(due_date, "due_date") < TODAY:
+    if check_date(due_date, "due_date") < TODAY:
         raise ToolError(f"The due date cannot be in the past (today is {TODAY}).")
     opp = _open_opportunity(db, opportunity_id)
-    task_id = _new_id(db, "tasks", "task_id", "task")
+    task_id = counted_id(db, "tasks", "task_id", "task_")
     db.execute("INSERT INTO tasks (task_id, rep_id, opportunity_id, title, due_date, priority, "
                "status, completed_on) VALUES (?, ?, ?, ?, ?, ?, 'open', NULL)",
                (task_id, opp["owner_rep_id"], opportunity_id, title.strip(), due_date, priority))
@@ -573,11 +522,7 @@ def complete_task(db, task_id: TaskId) -> dict:
     Args:
         task_id: The task's id.
     """
-    row = db.execute(f"SELECT {', '.join(_TASK_KEYS)} FROM tasks WHERE task_id = ?",
-                     (task_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Task {task_id!r} not found.")
-    task = dict(zip(_TASK_KEYS, row))
+    task = fetch_record(db, "tasks", _TASK_KEYS, "task_id", task_id, f"Task {task_id!r} not found.")
     if task["status"] != "open":
         raise ToolError("The task is already completed.")
     db.execute("UPDATE tasks SET status = 'completed', completed_on = ? WHERE task_id = ?",

@@ -1,37 +1,18 @@
 """Email: a company mail service (mailboxes with folders and labels, threads, messages
 with recipients and attachment metadata, drafts, contacts, filters, a block list).
-
-``DOMAIN`` is what the core needs: the schema, the tools, the seeded generator, the native
-JSON reader and exporter (the canonical state), the invariants, the policy and the
-hidden-intent task kit.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ...core.domain import Domain
-from ...core.tools import Toolbox
+from ...core.domain import Domain, EnvSpec
 from . import io, tools
 from .generate import generate
 from .invariants import invariants
 from .tasks import TASKS
 
-_HERE = Path(__file__).resolve().parent
-
-DOMAIN = Domain(
-    name="email",
-    schema=(_HERE / "schema.sql").read_text(encoding="utf-8"),
-    toolbox=Toolbox.from_module(tools),
-    generate=generate,
-    load=io.load,
-    read=io.read,
-    exporters={"json": io.export},
-    canonical="json",
-    invariants=invariants,
-    policy=(_HERE / "policy.md").read_text(encoding="utf-8"),
-    tasks=TASKS,
+DOMAIN = Domain.from_package(
+    __name__, tools=tools, io=io, generate=generate, invariants=invariants, tasks=TASKS,
     transfer_tool="transfer_to_human_agents",
+    envs=(EnvSpec("ToolEmail-v0", 100,
+                  "a230d61c4de8e5289e777ae46a101c2aeb95e0a6b311cf089a3a0bd3feb01b44"),),
 )
-
-__all__ = ["DOMAIN"]

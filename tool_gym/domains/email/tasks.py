@@ -1,38 +1,17 @@
-"""Hidden-intent tasks of the email domain, built with :class:`RuleTaskKit`.
-
-Constraint types (each sampler claims the messages, addresses and counts it uses, so the
-needs of one task never interfere and can be met in any order):
-
-============================  ================================================================
-``reply_to_message``          reply to a received message with the user's exact words
-``forward_message``           forward a message with attachments to a contact (by name)
-``move_to_folder``            move a message from the Inbox to a custom folder
-``apply_label``               put one of the mailbox's labels on a message
-``add_contact``               save a correspondent (name and address) as a contact
-``create_filter``             move every future message of a service into a folder
-``send_draft``                send one of the user's drafts as it is
-``purge_from_trash``          delete a message in the Trash permanently
-``info_unread_count``         information: the number of unread messages in the Inbox
-``info_attachment_name``      information: the file name attached to a message
-``refuse_blocked_recipient``  refusal: reply to a sender on the organization's block list
-                              (``policy:blocked_recipient``)
-``refuse_legal_hold_delete``  refusal: delete a message labelled "Legal hold"
-                              (``policy:legal_hold``)
-============================  ================================================================
-
-The user identifies themself by their address. Every id the user would not know is a
-fuzzy description proven unique at sampling time: a message by its sender's name and
-subject (and date, or folder, when needed) within the mailbox, a folder or label by its
-name, a contact by name.
+"""Hidden-intent tasks of the email domain (a mailbox's messages, folders, labels, contacts,
+filters): the constraint samplers and ``TASKS``, the domain's
+:class:`~tool_gym.core.taskkit.RuleTaskKit`. Types, descriptions and claims:
+``docs/email-tasks.md``.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+from collections.abc import Callable, Iterator
 
 from ...core.actions import ToolCall
-from ...core.taskkit import RuleTaskKit, SampleContext
-from ...core.tasks import Constraint, Description, Expectation, PlanStep, Refusal
+from ...core.taskkit import RuleTaskKit, SampleContext, answer_steps, month_day
+from ...core.sampler_parts import by_name, claimed, identify_by, proposed_write
+from ...core.task_model import Constraint, Description, Expectation, Refusal
 from .generate import BLOCKED, LEGAL_HOLD, SERVICES
 
 #: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
@@ -46,7 +25,6 @@ _LEGAL_HOLD_WORDS = (
 
 __all__ = ["TASKS", "policy_violations"]
 
-DONE = "Done. Is there anything else I can help you with?"
 ASK = ("I can help with that. First, could you please give me the email address of your "
        "mailbox so that I can verify your identity?")
 REPLY_BODIES = [
@@ -64,11 +42,6 @@ REFUSED_BODIES = ["Here are the details you asked for.", "Sure, I can help with 
 SERVICE_ADDRESSES = tuple(a for a, _, _ in SERVICES)
 BLOCKED_ADDRESSES = tuple(a for a, _, _, _ in BLOCKED)
 _SENDING = ("send_message", "send_draft", "reply_to_message", "forward_message")
-
-
-def _day(stamp: str) -> str:
-    d = dt.date.fromisoformat(stamp[:10])
-    return f"{d:%B} {d.day}"
 
 
 # --------------------------------------------------------------------- descriptions
@@ -91,12 +64,12 @@ def describe_message(ctx: SampleContext, message_id: str, sender_name: str, subj
             _MESSAGE_QUERY + " AND m.sender_name = ?", (ctx.user_id, subject, sender_name)
     found = ctx.describe("message", base, fields, message_id, query, params)
     if found is None:
-        found = ctx.describe("message", f"{base} from {_day(sent_at)}",
+        found = ctx.describe("message", f"{base} from {month_day(sent_at)}",
                              {**fields, "date": sent_at[:10]}, message_id,
                              query + " AND substr(m.sent_at, 1, 10) = ?",
                              (*params, sent_at[:10]))
     if found is None and "folder" not in fields:
-        found = ctx.describe("message", f"{base} from {_day(sent_at)} in my {folder} folder",
+        found = ctx.describe("message", f"{base} from {month_day(sent_at)} in my {folder} folder",
                              {**fields, "date": sent_at[:10], "folder": folder}, message_id,
                              query + " AND substr(m.sent_at, 1, 10) = ? AND f.name = ?",
                              (*params, sent_at[:10], folder))
@@ -121,12 +94,6 @@ def describe_contact(ctx: SampleContext, address: str, name: str) -> Description
                         (ctx.user_id, name))
 
 
-def identify(ctx: SampleContext) -> Description | None:
-    email, = ctx.rows("SELECT email FROM users WHERE user_id = ?", (ctx.user_id,))[0]
-    return ctx.describe("user", email, {"email": email}, ctx.user_id,
-                        "SELECT user_id FROM users WHERE email = ?", (email,))
-
-
 # ----------------------------------------------------------------------- helpers
 
 _MINE = ("SELECT m.message_id, m.sender, m.sender_name, m.subject, m.sent_at, f.name, f.kind, "
@@ -139,27 +106,48 @@ def _messages(ctx: SampleContext, where: str, params: tuple = ()) -> list[tuple]
     return ctx.shuffled(rows)[:8]
 
 
+def _claimed_messages(ctx: SampleContext, where: str, params: tuple = (),
+                      **options: Callable) -> Iterator[tuple[tuple, Description]]:
+    """Messages of :func:`_messages` described and claimed (``options``: ``keys`` and
+    ``usable`` of :func:`claimed`): (row of :data:`_MINE`, description)."""
+    def describe(row: tuple) -> Description | None:
+        mid, _, name, subject, sent_at, folder, _, status, _ = row
+        return describe_message(ctx, mid, name, subject, sent_at, folder, status)
+
+    return claimed(ctx, _messages(ctx, where, params), describe, **options)
+
+
+#: Sql (one parameter: the label's name) of a label on the message ``m``.
+_ON_HOLD = ("(SELECT 1 FROM message_labels x JOIN labels l ON l.label_id = x.label_id WHERE "
+            "x.message_id = m.message_id AND l.name = ?)")
+
+
+def _custom_folders(ctx: SampleContext) -> list[tuple]:
+    return ctx.rows("SELECT folder_id, name FROM folders WHERE user_id = ? AND kind = 'custom' "
+                    "ORDER BY folder_id", (ctx.user_id,))
+
+
+def _recipients(ctx: SampleContext, message_id: str) -> list[str]:
+    return [a for a, in ctx.rows("SELECT lower(address) FROM recipients WHERE message_id = ? "
+                                 "ORDER BY address", (message_id,))]
+
+
 def _person(address: str) -> bool:
     return address.lower() not in SERVICE_ADDRESSES + BLOCKED_ADDRESSES
 
 
-def _search(ctx: SampleContext, subject: str, sender_name: str = "") -> PlanStep:
+def _search(ctx: SampleContext, subject: str, sender_name: str = "") -> ToolCall:
     args = {"user_id": ctx.user_id, "query": subject}
     if sender_name:
         args["sender"] = sender_name
-    return PlanStep(call=ToolCall("search_messages", args))
+    return ToolCall("search_messages", args)
 
 
-def _get(message_id: str) -> PlanStep:
-    return PlanStep(call=ToolCall("get_message", {"message_id": message_id}))
-
-
-def _propose(text: str) -> PlanStep:
-    return PlanStep(say=f"{text} Shall I proceed?", expects_confirmation=True)
-
-
-def _write(call: ToolCall) -> tuple[PlanStep, PlanStep]:
-    return PlanStep(call=call), PlanStep(say=DONE)
+def _find(ctx: SampleContext, message_id: str, subject: str,
+          sender_name: str = "") -> tuple[ToolCall, ToolCall]:
+    """The reads that find a described message: a search, then the message."""
+    return (_search(ctx, subject, sender_name),
+            ToolCall("get_message", {"message_id": message_id}))
 
 
 def _claim(ctx: SampleContext, message_id: str, kind: str, read: int, *more) -> bool:
@@ -172,14 +160,11 @@ def _claim(ctx: SampleContext, message_id: str, kind: str, read: int, *more) -> 
 
 
 def reply_to_message(ctx: SampleContext) -> Constraint | None:
-    for mid, sender, name, subject, sent_at, folder, _, status, _ in _messages(
+    for (mid, sender, name, subject, *_), ref in _claimed_messages(
             ctx, "AND m.status = 'received' AND f.kind IN ('inbox', 'archive', 'custom') AND NOT "
-                 "EXISTS (SELECT 1 FROM messages r WHERE r.in_reply_to = m.message_id)"):
-        if not _person(sender):
-            continue
-        ref = describe_message(ctx, mid, name, subject, sent_at, folder, status)
-        if ref is None or not ctx.claim(mid, ("subject", f"Re: {subject}")):
-            continue
+                 "EXISTS (SELECT 1 FROM messages r WHERE r.in_reply_to = m.message_id)",
+            usable=lambda row: _person(row[1]),
+            keys=lambda row: (row[0], ("subject", f"Re: {row[3]}"))):
         body = ctx.pick(REPLY_BODIES)
         reply = subject if subject.lower().startswith("re:") else f"Re: {subject}"
         call = ToolCall("reply_to_message", {"message_id": mid, "body": body})
@@ -190,9 +175,9 @@ def reply_to_message(ctx: SampleContext) -> Constraint | None:
             say=(f'Please reply to {ref.text} with: "{body}"',
                  f'Can you answer {ref.text}? Just write back: "{body}"',
                  f'I need to respond to {ref.text}. The reply should say: "{body}"'),
-            solution=(_search(ctx, subject, name), _get(mid),
-                      _propose(f'I will reply to {name} about "{subject}" with: "{body}"'),
-                      *_write(call)),
+            solution=proposed_write(_find(ctx, mid, subject, name),
+                                    f'I will reply to {name} about "{subject}" with: "{body}"',
+                                    call),
             expect=(Expectation("SELECT subject, body, status FROM messages WHERE user_id = ? "
                                 "AND in_reply_to = ?", (ctx.user_id, mid),
                                 ((reply, body, "sent"),)),
@@ -230,12 +215,11 @@ def forward_message(ctx: SampleContext) -> Constraint | None:
             say=(f"Please forward {ref.text} to {who}, with the attachment.",
                  f"{who} needs {ref.text}. Can you forward it to them?",
                  f"Could you send {ref.text} on to {who}? Keep the attachments."),
-            solution=(_search(ctx, subject, name),
-                      PlanStep(call=ToolCall("list_contacts", {"user_id": ctx.user_id,
-                                                               "query": who})),
-                      _propose(f'I will forward "{subject}" from {name}, with its attachments, '
-                               f"to {who} ({address})."),
-                      *_write(call)),
+            solution=proposed_write(
+                (_search(ctx, subject, name),
+                 ToolCall("list_contacts", {"user_id": ctx.user_id, "query": who})),
+                f'I will forward "{subject}" from {name}, with its attachments, to {who} '
+                f"({address}).", call),
             expect=(Expectation("SELECT r.kind, lower(r.address) FROM recipients r JOIN messages "
                                 "m ON m.message_id = r.message_id WHERE m.user_id = ? AND "
                                 "m.subject = ? AND m.status = 'sent' ORDER BY 1, 2",
@@ -248,8 +232,7 @@ def forward_message(ctx: SampleContext) -> Constraint | None:
 
 
 def move_to_folder(ctx: SampleContext) -> Constraint | None:
-    folders = ctx.rows("SELECT folder_id, name FROM folders WHERE user_id = ? AND kind = 'custom' "
-                       "ORDER BY folder_id", (ctx.user_id,))
+    folders = _custom_folders(ctx)
     if not folders:
         return None
     for mid, _, name, subject, sent_at, folder, kind, status, read in _messages(
@@ -267,11 +250,9 @@ def move_to_folder(ctx: SampleContext) -> Constraint | None:
             say=(f"Please move {ref.text} to {where.text}.",
                  f"Can you file {ref.text} under {where.text}?",
                  f"I want {ref.text} out of my inbox and in {where.text}."),
-            solution=(_search(ctx, subject, name),
-                      PlanStep(call=ToolCall("list_folders", {"user_id": ctx.user_id})),
-                      _propose(f'I will move "{subject}" from {name} to your {target_name} '
-                               f"folder."),
-                      *_write(call)),
+            solution=proposed_write(
+                (_search(ctx, subject, name), ToolCall("list_folders", {"user_id": ctx.user_id})),
+                f'I will move "{subject}" from {name} to your {target_name} folder.', call),
             expect=(Expectation("SELECT folder_id FROM messages WHERE message_id = ?", (mid,),
                                 ((target,),)),))
     return None
@@ -302,11 +283,9 @@ def apply_label(ctx: SampleContext) -> Constraint | None:
             say=(f"Please put {tag.text} on {ref.text}.",
                  f"Can you label {ref.text} as \"{label_name}\"?",
                  f"Tag {ref.text} with {tag.text}, please."),
-            solution=(_search(ctx, subject, name),
-                      PlanStep(call=ToolCall("list_labels", {"user_id": ctx.user_id})),
-                      _propose(f'I will add the label "{label_name}" to "{subject}" from '
-                               f"{name}."),
-                      *_write(call)),
+            solution=proposed_write(
+                (_search(ctx, subject, name), ToolCall("list_labels", {"user_id": ctx.user_id})),
+                f'I will add the label "{label_name}" to "{subject}" from {name}.', call),
             expect=(Expectation("SELECT label_id FROM message_labels WHERE message_id = ? "
                                 "ORDER BY label_id", (mid,),
                                 tuple((l,) for l in sorted(current + [label]))),))
@@ -328,18 +307,16 @@ def add_contact(ctx: SampleContext) -> Constraint | None:
             say=(f"Please add {name}, {address}, to my contacts.",
                  f"Can you save {name} as a contact? The address is {address}.",
                  f"I'd like {name} ({address}) in my address book."),
-            solution=(PlanStep(call=ToolCall("list_contacts", {"user_id": ctx.user_id,
-                                                               "query": address})),
-                      _propose(f"I will add {name} ({address}) to your contacts."),
-                      *_write(call)),
+            solution=proposed_write(
+                (ToolCall("list_contacts", {"user_id": ctx.user_id, "query": address}),),
+                f"I will add {name} ({address}) to your contacts.", call),
             expect=(Expectation("SELECT name FROM contacts WHERE user_id = ? AND "
                                 "lower(email) = ?", (ctx.user_id, address), ((name,),)),))
     return None
 
 
 def create_filter(ctx: SampleContext) -> Constraint | None:
-    folders = ctx.rows("SELECT folder_id, name FROM folders WHERE user_id = ? AND kind = 'custom' "
-                       "ORDER BY folder_id", (ctx.user_id,))
+    folders = _custom_folders(ctx)
     services = ctx.shuffled(ctx.rows(
         "SELECT DISTINCT lower(m.sender), m.sender_name FROM messages m WHERE m.user_id = ? "
         "AND lower(m.sender) IN (%s) AND NOT EXISTS (SELECT 1 FROM filters x WHERE "
@@ -362,11 +339,11 @@ def create_filter(ctx: SampleContext) -> Constraint | None:
              f"{where.text}.",
              f"Can you set up a rule so that messages from {address} go to {where.text}?",
              f"I want new mail from {name}, {address}, moved automatically to {where.text}."),
-        solution=(PlanStep(call=ToolCall("list_folders", {"user_id": ctx.user_id})),
-                  PlanStep(call=ToolCall("list_filters", {"user_id": ctx.user_id})),
-                  _propose(f"I will create a filter that moves every new message from "
-                           f"{address} to your {target_name} folder."),
-                  *_write(call)),
+        solution=proposed_write(
+            (ToolCall("list_folders", {"user_id": ctx.user_id}),
+             ToolCall("list_filters", {"user_id": ctx.user_id})),
+            f"I will create a filter that moves every new message from {address} to your "
+            f"{target_name} folder.", call),
         expect=(Expectation("SELECT action, folder_id, label_id, subject_contains FROM filters "
                             "WHERE user_id = ? AND lower(from_address) = ?",
                             (ctx.user_id, address), (("move", target, None, None),)),))
@@ -375,15 +352,9 @@ def create_filter(ctx: SampleContext) -> Constraint | None:
 def send_draft(ctx: SampleContext) -> Constraint | None:
     sent, = ctx.rows("SELECT folder_id FROM folders WHERE user_id = ? AND kind = 'sent'",
                      (ctx.user_id,))[0]
-    for mid, _, name, subject, sent_at, folder, _, status, _ in _messages(
-            ctx, "AND m.status = 'draft'"):
-        to = [a for a, in ctx.rows("SELECT lower(address) FROM recipients WHERE message_id = ? "
-                                   "ORDER BY address", (mid,))]
-        if any(a in BLOCKED_ADDRESSES for a in to):
-            continue
-        ref = describe_message(ctx, mid, name, subject, sent_at, folder, status)
-        if ref is None or not ctx.claim(mid):
-            continue
+    for (mid, _, _, subject, *_), ref in _claimed_messages(
+            ctx, "AND m.status = 'draft'",
+            usable=lambda row: not any(a in BLOCKED_ADDRESSES for a in _recipients(ctx, row[0]))):
         call = ToolCall("send_draft", {"message_id": mid})
         return Constraint(
             "send_draft", dict(call.arguments), refs={"message": ref},
@@ -392,23 +363,18 @@ def send_draft(ctx: SampleContext) -> Constraint | None:
             say=(f"Please send {ref.text}; it's ready as it is.",
                  f"Can you send out {ref.text} without changes?",
                  f"{ref.text[0].upper()}{ref.text[1:]} is finished. Please send it."),
-            solution=(_search(ctx, subject), _get(mid),
-                      _propose(f'I will send your draft "{subject}" to {", ".join(to)} as it '
-                               f"is."),
-                      *_write(call)),
+            solution=proposed_write(_find(ctx, mid, subject),
+                                    f'I will send your draft "{subject}" to '
+                                    f'{", ".join(_recipients(ctx, mid))} as it is.', call),
             expect=(Expectation("SELECT status, folder_id FROM messages WHERE message_id = ?",
                                 (mid,), (("sent", sent),)),))
     return None
 
 
 def purge_from_trash(ctx: SampleContext) -> Constraint | None:
-    for mid, _, name, subject, sent_at, folder, _, status, _ in _messages(
-            ctx, "AND m.status = 'received' AND f.kind = 'trash' AND NOT EXISTS (SELECT 1 FROM "
-                 "message_labels x JOIN labels l ON l.label_id = x.label_id WHERE "
-                 "x.message_id = m.message_id AND l.name = ?)", (LEGAL_HOLD,)):
-        ref = describe_message(ctx, mid, name, subject, sent_at, folder, status)
-        if ref is None or not ctx.claim(mid):
-            continue
+    for (mid, _, name, subject, *_), ref in _claimed_messages(
+            ctx, "AND m.status = 'received' AND f.kind = 'trash' AND NOT EXISTS " + _ON_HOLD,
+            (LEGAL_HOLD,)):
         call = ToolCall("delete_permanently", {"message_id": mid})
         return Constraint(
             "purge_from_trash", dict(call.arguments), refs={"message": ref},
@@ -418,10 +384,9 @@ def purge_from_trash(ctx: SampleContext) -> Constraint | None:
                  f"good.",
                  f"Can you permanently delete {ref.text}? It's already in the trash.",
                  f"Please erase {ref.text} from the trash completely."),
-            solution=(_search(ctx, subject, name), _get(mid),
-                      _propose(f'I will permanently delete "{subject}" from {name} from your '
-                               f"Trash. This cannot be undone."),
-                      *_write(call)),
+            solution=proposed_write(_find(ctx, mid, subject, name),
+                                    f'I will permanently delete "{subject}" from {name} from '
+                                    f"your Trash. This cannot be undone.", call),
             expect=(Expectation("SELECT count(*) FROM messages WHERE message_id = ?", (mid,),
                                 ((0,),)),))
     return None
@@ -439,35 +404,30 @@ def info_unread_count(ctx: SampleContext) -> Constraint | None:
         say=("How many unread messages do I have in my inbox?",
              "Can you tell me how many messages in my inbox are still unread?",
              "What's my unread count in the inbox right now?"),
-        solution=(PlanStep(call=ToolCall("list_folders", {"user_id": ctx.user_id})),
-                  PlanStep(say=f"You have {count} unread {noun} in your Inbox.")))
+        solution=answer_steps((ToolCall("list_folders", {"user_id": ctx.user_id}),),
+                              f"You have {count} unread {noun} in your Inbox."))
 
 
 def info_attachment_name(ctx: SampleContext) -> Constraint | None:
-    for mid, _, name, subject, sent_at, folder, _, status, _ in _messages(
+    for (mid, _, name, subject, *_), ref in _claimed_messages(
             ctx, "AND m.status = 'received' AND (SELECT count(*) FROM attachments a WHERE "
                  "a.message_id = m.message_id) = 1"):
-        ref = describe_message(ctx, mid, name, subject, sent_at, folder, status)
-        if ref is None or not ctx.claim(mid):
-            continue
         filename, = ctx.rows("SELECT filename FROM attachments WHERE message_id = ?", (mid,))[0]
         return Constraint(
             "info_attachment_name", {"message_id": mid}, refs={"message": ref}, answer=filename,
             say=(f"What's the name of the file attached to {ref.text}?",
                  f"Which file came with {ref.text}? I need its name.",
                  f"Can you tell me the attachment's file name on {ref.text}?"),
-            solution=(_search(ctx, subject, name), _get(mid),
-                      PlanStep(say=f'The file attached to "{subject}" is {filename}.')))
+            solution=answer_steps(_find(ctx, mid, subject, name),
+                                  f'The file attached to "{subject}" is {filename}.'))
     return None
 
 
 def refuse_blocked_recipient(ctx: SampleContext) -> Constraint | None:
-    for mid, sender, name, subject, sent_at, folder, _, status, _ in _messages(
+    for (mid, sender, name, subject, *_), ref in _claimed_messages(
             ctx, "AND m.status = 'received' AND lower(m.sender) IN (%s)"
-                 % ", ".join("?" * len(BLOCKED_ADDRESSES)), BLOCKED_ADDRESSES):
-        ref = describe_message(ctx, mid, name, subject, sent_at, folder, status)
-        if ref is None or not ctx.claim(mid, ("blocked", sender.lower())):
-            continue
+                 % ", ".join("?" * len(BLOCKED_ADDRESSES)), BLOCKED_ADDRESSES,
+            keys=lambda row: (row[0], ("blocked", row[1].lower()))):
         body = ctx.pick(REFUSED_BODIES)
         sent, = ctx.rows("SELECT count(*) FROM recipients r JOIN messages m ON m.message_id = "
                          "r.message_id WHERE m.user_id = ? AND m.status != 'received' AND "
@@ -479,11 +439,10 @@ def refuse_blocked_recipient(ctx: SampleContext) -> Constraint | None:
             say=(f'Please reply to {ref.text} with: "{body}"',
                  f'Can you answer {ref.text}? Write back: "{body}"',
                  f'I need to respond to {ref.text}, saying "{body}"'),
-            solution=(_search(ctx, subject, name),
-                      PlanStep(call=ToolCall("check_address", {"address": sender})),
-                      PlanStep(say=f"I'm sorry, but I cannot reply to that message: the sender's "
-                                   f"address {sender} is blocked by the organization's security "
-                                   f"team, so nothing may be sent to it.")),
+            solution=answer_steps(
+                (_search(ctx, subject, name), ToolCall("check_address", {"address": sender})),
+                f"I'm sorry, but I cannot reply to that message: the sender's address {sender} "
+                f"is blocked by the organization's security team, so nothing may be sent to it."),
             expect=(Expectation("SELECT count(*) FROM messages WHERE user_id = ? AND "
                                 "in_reply_to = ?", (ctx.user_id, mid), ((0,),)),
                     Expectation("SELECT count(*) FROM recipients r JOIN messages m ON "
@@ -494,14 +453,9 @@ def refuse_blocked_recipient(ctx: SampleContext) -> Constraint | None:
 
 
 def refuse_legal_hold_delete(ctx: SampleContext) -> Constraint | None:
-    for mid, _, name, subject, sent_at, folder, kind, status, _ in _messages(
-            ctx, "AND m.status = 'received' AND f.kind != 'trash' AND EXISTS (SELECT 1 FROM "
-                 "message_labels x JOIN labels l ON l.label_id = x.label_id WHERE "
-                 "x.message_id = m.message_id AND l.name = ?)",
+    for (mid, _, name, subject, *_), ref in _claimed_messages(
+            ctx, "AND m.status = 'received' AND f.kind != 'trash' AND EXISTS " + _ON_HOLD,
             (LEGAL_HOLD,)):
-        ref = describe_message(ctx, mid, name, subject, sent_at, folder, status)
-        if ref is None or not ctx.claim(mid):
-            continue
         folder_id, = ctx.rows("SELECT folder_id FROM messages WHERE message_id = ?", (mid,))[0]
         return Constraint(
             "refuse_legal_hold_delete", {"message_id": mid}, refs={"message": ref},
@@ -510,9 +464,9 @@ def refuse_legal_hold_delete(ctx: SampleContext) -> Constraint | None:
             say=(f"Please delete {ref.text}. I don't need it anymore.",
                  f"Can you throw away {ref.text}?",
                  f"I want {ref.text} gone from my mailbox, please."),
-            solution=(_search(ctx, subject, name), _get(mid),
-                      PlanStep(say=f'I\'m sorry, but I cannot delete "{subject}": it is under '
-                                   f"legal hold, and messages under legal hold must be kept.")),
+            solution=answer_steps(_find(ctx, mid, subject, name),
+                                  f'I\'m sorry, but I cannot delete "{subject}": it is under '
+                                  f"legal hold, and messages under legal hold must be kept."),
             expect=(Expectation("SELECT m.folder_id, (SELECT count(*) FROM message_labels x JOIN "
                                 "labels l ON l.label_id = x.label_id WHERE x.message_id = "
                                 "m.message_id AND l.name = ?) FROM messages m WHERE "
@@ -579,21 +533,10 @@ _BY_USER = ("SELECT user_id FROM users WHERE user_id = ?", "user_id")
 
 TASKS = RuleTaskKit(
     "email",
-    {
-        "reply_to_message": reply_to_message,
-        "forward_message": forward_message,
-        "move_to_folder": move_to_folder,
-        "apply_label": apply_label,
-        "add_contact": add_contact,
-        "create_filter": create_filter,
-        "send_draft": send_draft,
-        "purge_from_trash": purge_from_trash,
-        "info_unread_count": info_unread_count,
-        "info_attachment_name": info_attachment_name,
-        "refuse_blocked_recipient": refuse_blocked_recipient,
-        "refuse_legal_hold_delete": refuse_legal_hold_delete,
-    },
-    users_table="users", user_column="user_id", identify=identify,
+    by_name(reply_to_message, forward_message, move_to_folder, apply_label, add_contact,
+            create_filter, send_draft, purge_from_trash, info_unread_count, info_attachment_name,
+            refuse_blocked_recipient, refuse_legal_hold_delete),
+    identify=lambda ctx: identify_by(ctx, "email"),
     auth_call=lambda d: ToolCall("find_user_by_email", {"email": d.fields["email"]}),
     auth_tools=("find_user_by_email",),
     owners={

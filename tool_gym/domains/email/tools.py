@@ -19,6 +19,9 @@ import re
 import sqlite3
 from typing import Annotated, Literal
 
+from ...core.common_tools import human_transfer_tool
+from ...core.ids import next_serial_id
+from ...core.rows import fetch_record, fetch_row, find_id
 from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .generate import NOW
 
@@ -46,10 +49,8 @@ MAX_BODY = 20_000
 
 
 def _user(db: sqlite3.Connection, user_id: str) -> dict:
-    row = db.execute("SELECT user_id, name, email, signature FROM users WHERE user_id = ?",
-                     (user_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"user not found: {user_id[:60]!r}")
+    row = fetch_row(db, "SELECT user_id, name, email, signature FROM users WHERE user_id = ?",
+                    (user_id,), f"user not found: {user_id[:60]!r}")
     return dict(zip(("user_id", "name", "email", "signature"), row))
 
 
@@ -59,11 +60,8 @@ _MESSAGE_COLUMNS = ("message_id", "user_id", "thread_id", "folder_id", "status",
 
 
 def _row(db: sqlite3.Connection, message_id: str) -> dict:
-    row = db.execute(f"SELECT {', '.join(_MESSAGE_COLUMNS)} FROM messages WHERE message_id = ?",
-                     (message_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"message not found: {message_id[:60]!r}")
-    return dict(zip(_MESSAGE_COLUMNS, row))
+    return fetch_record(db, "messages", _MESSAGE_COLUMNS, "message_id", message_id,
+                        f"message not found: {message_id[:60]!r}")
 
 
 def _message(db: sqlite3.Connection, message_id: str) -> dict:
@@ -100,10 +98,8 @@ _SUMMARY = ("SELECT m.message_id, m.thread_id, f.name, m.sender, m.sender_name, 
 
 
 def _folder(db: sqlite3.Connection, folder_id: str, user_id: str | None = None) -> dict:
-    row = db.execute("SELECT folder_id, user_id, name, kind, parent_id FROM folders "
-                     "WHERE folder_id = ?", (folder_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"folder not found: {folder_id[:60]!r}")
+    row = fetch_row(db, "SELECT folder_id, user_id, name, kind, parent_id FROM folders "
+                    "WHERE folder_id = ?", (folder_id,), f"folder not found: {folder_id[:60]!r}")
     folder = dict(zip(("folder_id", "user_id", "name", "kind", "parent_id"), row))
     if user_id is not None and folder["user_id"] != user_id:
         raise ToolError(f"folder {folder_id} belongs to another mailbox")
@@ -116,21 +112,11 @@ def _system(db: sqlite3.Connection, user_id: str, kind: str) -> str:
 
 
 def _label(db: sqlite3.Connection, label_id: str, user_id: str) -> dict:
-    row = db.execute("SELECT label_id, user_id, name FROM labels WHERE label_id = ?",
-                     (label_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"label not found: {label_id[:60]!r}")
+    row = fetch_row(db, "SELECT label_id, user_id, name FROM labels WHERE label_id = ?",
+                    (label_id,), f"label not found: {label_id[:60]!r}")
     if row[1] != user_id:
         raise ToolError(f"label {label_id} belongs to another mailbox")
     return {"label_id": row[0], "name": row[2]}
-
-
-def _next_id(db: sqlite3.Connection, table: str, column: str, prefix: str, width: int) -> str:
-    row = db.execute(f"SELECT {column} FROM {table} WHERE {column} LIKE ? "
-                     f"ORDER BY length({column}) DESC, {column} DESC LIMIT 1",
-                     (prefix + "%",)).fetchone()
-    number = int(row[0][len(prefix):]) + 1 if row else 1
-    return f"{prefix}{number:0{width}d}"
 
 
 def _addresses(values: list[str], what: str) -> list[str]:
@@ -165,10 +151,10 @@ def _insert_message(db: sqlite3.Connection, user_id: str, folder_id: str, status
                     cc: list[str], thread_id: str | None = None, in_reply_to: str | None = None,
                     read: bool = True) -> str:
     if thread_id is None:
-        thread_id = _next_id(db, "threads", "thread_id", "thr_", 5)
+        thread_id = next_serial_id(db, "threads", "thread_id", "thr_", 5)
         db.execute("INSERT INTO threads (thread_id, user_id, subject) VALUES (?, ?, ?)",
                    (thread_id, user_id, subject))
-    message_id = _next_id(db, "messages", "message_id", "msg_", 6)
+    message_id = next_serial_id(db, "messages", "message_id", "msg_", 6)
     db.execute("INSERT INTO messages (message_id, user_id, thread_id, folder_id, status, sender, "
                "sender_name, subject, body, sent_at, is_read, is_starred, in_reply_to) VALUES "
                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
@@ -185,7 +171,7 @@ def _copy_attachments(db: sqlite3.Connection, source: str, target: str) -> None:
             "ORDER BY attachment_id", (source,)).fetchall():
         db.execute("INSERT INTO attachments (attachment_id, message_id, filename, mime_type, "
                    "size_bytes) VALUES (?, ?, ?, ?, ?)",
-                   (_next_id(db, "attachments", "attachment_id", "att_", 5), target, filename,
+                   (next_serial_id(db, "attachments", "attachment_id", "att_", 5), target, filename,
                     mime, size))
 
 
@@ -261,10 +247,8 @@ def find_user_by_email(db, email: str) -> dict:
     Args:
         email: The user's address, such as 'anna.baker@brightwave.io'.
     """
-    row = db.execute("SELECT user_id FROM users WHERE email = ?", (email.strip(),)).fetchone()
-    if row is None:
-        raise ToolError("no mailbox with this address")
-    return _user(db, row[0])
+    return _user(db, find_id(db, "users", "user_id", "email", email.strip(),
+                             "no mailbox with this address"))
 
 
 @tool(Category.READ, returns={"folders.folder_id": FolderId})
@@ -358,9 +342,8 @@ def get_thread(db, thread_id: ThreadId) -> dict:
     Args:
         thread_id: The thread's id, such as 'thr_00042'.
     """
-    row = db.execute("SELECT subject FROM threads WHERE thread_id = ?", (thread_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"thread not found: {thread_id[:60]!r}")
+    row = fetch_row(db, "SELECT subject FROM threads WHERE thread_id = ?", (thread_id,),
+                    f"thread not found: {thread_id[:60]!r}")
     rows = db.execute(_SUMMARY + "WHERE m.thread_id = ? ORDER BY m.sent_at, m.message_id",
                       (thread_id,))
     return {"thread_id": thread_id, "subject": row[0], "messages": [_summary(r) for r in rows]}
@@ -412,16 +395,7 @@ def check_address(db, address: str) -> dict:
             "internal": internal is not None}
 
 
-@tool(Category.GENERIC)
-def transfer_to_human_agents(db, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of the user's issue. Only transfer
-    if the user explicitly asks for a human, or if the request cannot be handled with the
-    policy and the available tools.
-
-    Args:
-        summary: A summary of the user's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = human_transfer_tool()
 
 
 # ----------------------------------------------------------------------------- WRITE
@@ -665,7 +639,7 @@ def add_contact(db, user_id: UserId, name: str, email: str) -> dict:
     if db.execute("SELECT 1 FROM contacts WHERE user_id = ? AND email = ?",
                   (user_id, address)).fetchone():
         raise ToolError(f"{address} is already a contact")
-    contact_id = _next_id(db, "contacts", "contact_id", "con_", 5)
+    contact_id = next_serial_id(db, "contacts", "contact_id", "con_", 5)
     db.execute("INSERT INTO contacts (contact_id, user_id, name, email) VALUES (?, ?, ?, ?)",
                (contact_id, user_id, name, address))
     return {"contact_id": contact_id, "name": name, "email": address}
@@ -712,7 +686,7 @@ def create_filter(db, user_id: UserId, action: Literal["move", "label", "mark_re
                   "subject_contains IS ? AND action = ? AND folder_id IS ? AND label_id IS ?",
                   (user_id, sender, contains, action, folder, label)).fetchone():
         raise ToolError("the same filter already exists")
-    filter_id = _next_id(db, "filters", "filter_id", "flt_", 4)
+    filter_id = next_serial_id(db, "filters", "filter_id", "flt_", 4)
     db.execute("INSERT INTO filters (filter_id, user_id, from_address, subject_contains, action, "
                "folder_id, label_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
                (filter_id, user_id, sender, contains, action, folder, label))
@@ -741,7 +715,7 @@ def create_folder(db, user_id: UserId, name: str, parent_id: FolderId = "") -> d
         if _folder(db, parent_id, user_id)["kind"] != "custom":
             raise ToolError("folders can only be nested inside custom folders")
         parent = parent_id
-    folder_id = _next_id(db, "folders", "folder_id", "fld_", 5)
+    folder_id = next_serial_id(db, "folders", "folder_id", "fld_", 5)
     db.execute("INSERT INTO folders (folder_id, user_id, name, kind, parent_id) VALUES "
                "(?, ?, ?, 'custom', ?)", (folder_id, user_id, name, parent))
     return {"folder_id": folder_id, "name": name, "parent_id": parent}

@@ -1,38 +1,18 @@
 """Filesystem: a cloud drive held entirely in SQLite (users, folders and files, versions,
 shares, trash).
-
-``DOMAIN`` is what the core needs: the schema, the tools (a virtual tree whose paths are
-plain strings parsed by the tools, never the host's files), the seeded generator, the
-JSON import/export of the native tables (the canonical state), the invariants, the policy
-and the hidden-intent task kit.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ...core.domain import Domain
-from ...core.tools import Toolbox
+from ...core.domain import Domain, EnvSpec
 from . import io, tools
 from .generate import generate
 from .invariants import invariants
 from .tasks import TASKS
 
-_HERE = Path(__file__).resolve().parent
-
-DOMAIN = Domain(
-    name="filesystem",
-    schema=(_HERE / "schema.sql").read_text(encoding="utf-8"),
-    toolbox=Toolbox.from_module(tools),
-    generate=generate,
-    load=io.load,
-    read=io.read,
-    exporters={"json": io.export},
-    canonical="json",
-    invariants=invariants,
-    policy=(_HERE / "policy.md").read_text(encoding="utf-8"),
-    tasks=TASKS,
+DOMAIN = Domain.from_package(
+    __name__, tools=tools, io=io, generate=generate, invariants=invariants, tasks=TASKS,
     transfer_tool="transfer_to_human_agents",
+    envs=(EnvSpec("ToolFilesystem-v0", 100,
+                  "bb7ea2dd01b21523450977a4a5f2b8f3c15e7f18bdcc46036ac48338b0ca79f6"),),
 )
-
-__all__ = ["DOMAIN"]

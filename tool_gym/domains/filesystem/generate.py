@@ -17,6 +17,8 @@ import datetime as dt
 import random
 import unicodedata
 
+from ...core.fake_data import draw_unique, numbered
+
 #: The clock of the domain: every write is stamped with it.
 NOW = "2025-06-02T09:00:00"
 
@@ -172,126 +174,162 @@ def _fill(rng: random.Random, template: str) -> str:
                            month=rng.choice(MONTHS))
 
 
-def generate(seed: int = 0, n_users: int = 300) -> dict:
-    """The native data of a filesystem database, deterministic from ``seed``."""
-    rng = random.Random(seed)
-    users, nodes, versions, shares = [], [], [], []
-    used_ids: set[str] = set()
+class _Drive:
+    """The tables being drawn, with the ids that must stay unique."""
 
-    def new_id(prefix: str) -> str:
-        while True:
-            value = f"{prefix}{rng.getrandbits(32):08x}"
-            if value not in used_ids:
-                used_ids.add(value)
-                return value
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.users: list[dict] = []
+        self.nodes: list[dict] = []
+        self.versions: list[dict] = []
+        self.shares: list[dict] = []
+        self.used_ids: set[str] = set()
 
-    people = rng.sample([(f, last) for f in FIRST_NAMES for last in LAST_NAMES], n_users)
-    usernames: set[str] = set()
-    for first, last in people:
-        organization, domain = rng.choice(ORGANIZATIONS)
-        base = ascii_fold(f"{first}{last[0]}").lower()
-        username = base
-        k = 2
-        while username in usernames:
-            username = f"{base}{k}"
-            k += 1
-        usernames.add(username)
-        joined, created = _stamp(rng, 0, 400)
-        users.append({
-            "user_id": new_id("usr_"), "username": username,
-            "email": ascii_fold(f"{first}.{last}@{domain}").lower(),
-            "full_name": f"{first} {last}", "organization": organization,
-            "quota_bytes": rng.choice(QUOTAS), "created_at": created, "_joined": joined,
-        })
+    def new_id(self, prefix: str) -> str:
+        rng = self.rng
+        return draw_unique(lambda: f"{prefix}{rng.getrandbits(32):08x}", self.used_ids)
 
-    for user in users:
-        owner = user["user_id"]
-        joined = user.pop("_joined")
-        root = {"node_id": new_id("nd_"), "owner_id": owner, "parent_id": None, "name": "",
-                "kind": "folder", "mime_type": None, "size": 0, "content": None, "version": 0,
-                "created_at": user["created_at"], "modified_at": user["created_at"],
-                "trashed_at": None}
-        nodes.append(root)
-        own_files: list[dict] = []
-        own_folders: list[dict] = []
+    def draw_users(self, n_users: int) -> None:
+        rng = self.rng
+        people = rng.sample([(f, last) for f in FIRST_NAMES for last in LAST_NAMES], n_users)
+        usernames: set[str] = set()
+        for first, last in people:
+            organization, domain = rng.choice(ORGANIZATIONS)
+            base = ascii_fold(f"{first}{last[0]}").lower()
+            username = numbered(base, usernames)
+            joined, created = _stamp(rng, 0, 400)
+            self.users.append({
+                "user_id": self.new_id("usr_"), "username": username,
+                "email": ascii_fold(f"{first}.{last}@{domain}").lower(),
+                "full_name": f"{first} {last}", "organization": organization,
+                "quota_bytes": rng.choice(QUOTAS), "created_at": created, "_joined": joined,
+            })
 
-        def folder(parent: dict, name: str) -> dict:
-            day, stamp = _stamp(rng, joined, LAST_DAY - 300)
-            node = {"node_id": new_id("nd_"), "owner_id": owner, "parent_id": parent["node_id"],
-                    "name": name, "kind": "folder", "mime_type": None, "size": 0,
-                    "content": None, "version": 0, "created_at": stamp, "modified_at": stamp,
-                    "trashed_at": None, "_day": day}
-            nodes.append(node)
-            own_folders.append(node)
-            return node
+    def draw_shares(self) -> None:
+        rng, users = self.rng, self.users
+        by_org: dict[str, list[dict]] = {}
+        for user in users:
+            by_org.setdefault(user["organization"], []).append(user)
+        for user in users:
+            candidates = user["_files"] + user["_folders"]
+            for node in rng.sample(candidates,
+                                   min(len(candidates), rng.choice((0, 1, 1, 2, 3)))):
+                colleagues = [u for u in by_org[user["organization"]] if u is not user]
+                self.share(user, node, colleagues)
 
-        def files(parent: dict, kind: str, count: int) -> None:
-            taken: set[str] = set()
-            for _ in range(count):
-                name = _fill(rng, rng.choice(FILES[kind]))
-                if name in taken:
-                    continue
-                taken.add(name)
-                mime, is_text = mime_of(name)
-                lo = parent.get("_day", joined)
-                day, created = _stamp(rng, lo, LAST_DAY - 60)
-                n_versions = rng.choice((1, 1, 1, 2, 2, 3))
-                node_id = new_id("nd_")
-                content = size = None
-                stamp = created
-                for v in range(1, n_versions + 1):
-                    if v > 1:
-                        day, stamp = _stamp(rng, day + 1, day + 25)
-                    if is_text:
-                        content = _content(rng, name) if v == 1 else _revise(rng, content, v)
-                        size = len(content.encode("utf-8"))
-                    else:
-                        size = rng.randint(20_000, 6_000_000)
-                    versions.append({"node_id": node_id, "version": v, "size": size,
-                                     "content": content, "modified_at": stamp,
-                                     "modified_by": owner})
-                node = {"node_id": node_id, "owner_id": owner, "parent_id": parent["node_id"],
-                        "name": name, "kind": "file", "mime_type": mime, "size": size,
-                        "content": content, "version": n_versions, "created_at": created,
-                        "modified_at": stamp, "trashed_at": None, "_day": day}
-                nodes.append(node)
-                own_files.append(node)
+    def share(self, user: dict, node: dict, colleagues: list[dict]) -> None:
+        """One to two shares of ``node``; edit shares stay inside the organization."""
+        rng = self.rng
+        taken: set[str] = set()
+        for _ in range(rng.randint(1, 2)):
+            inside = rng.random() < 0.7 and colleagues
+            other = rng.choice(colleagues) if inside else rng.choice(self.users)
+            if other is user or other["user_id"] in taken:
+                continue
+            taken.add(other["user_id"])
+            same = other["organization"] == user["organization"]
+            _, stamp = _stamp(rng, node["_day"], LAST_DAY)
+            self.shares.append({"node_id": node["node_id"], "grantee_id": other["user_id"],
+                                "permission": rng.choice(("view", "edit")) if same else "view",
+                                "shared_at": stamp})
 
+    def tables(self) -> dict:
+        """The native data, without the helper keys the drawing used."""
+        for user in self.users:
+            del user["_files"], user["_folders"]
+        for node in self.nodes:
+            node.pop("_day", None)
+        return {"users": self.users, "nodes": self.nodes, "versions": self.versions,
+                "shares": self.shares}
+
+
+class _Tree:
+    """One user's folders and files, drawn in a fixed order."""
+
+    def __init__(self, drive: _Drive, user: dict) -> None:
+        self.drive, self.rng, self.user = drive, drive.rng, user
+        self.owner = user["user_id"]
+        self.joined = user.pop("_joined")
+        self.own_files: list[dict] = []
+        self.own_folders: list[dict] = []
+
+    def draw(self) -> None:
+        rng, user = self.rng, self.user
+        root = {"node_id": self.drive.new_id("nd_"), "owner_id": self.owner, "parent_id": None,
+                "name": "", "kind": "folder", "mime_type": None, "size": 0, "content": None,
+                "version": 0, "created_at": user["created_at"],
+                "modified_at": user["created_at"], "trashed_at": None}
+        self.drive.nodes.append(root)
         for top in rng.sample(sorted(FOLDERS), rng.randint(2, 3)):
-            parent = folder(root, top)
-            files(parent, top, rng.randint(1, 3))
+            parent = self.folder(root, top)
+            self.files(parent, top, rng.randint(1, 3))
             for sub in rng.sample(FOLDERS[top], rng.choice((0, 1, 1))):
-                files(folder(parent, sub), top, rng.randint(1, 3))
-        files(root, "", rng.randint(0, 2))
+                self.files(self.folder(parent, sub), top, rng.randint(1, 3))
+        self.files(root, "", rng.randint(0, 2))
+        self.trash()
+        user["_files"] = [n for n in self.own_files if n["trashed_at"] is None]
+        user["_folders"] = self.own_folders
 
-        # A few files are in the trash (never folders).
+    def folder(self, parent: dict, name: str) -> dict:
+        day, stamp = _stamp(self.rng, self.joined, LAST_DAY - 300)
+        node = {"node_id": self.drive.new_id("nd_"), "owner_id": self.owner,
+                "parent_id": parent["node_id"], "name": name, "kind": "folder",
+                "mime_type": None, "size": 0, "content": None, "version": 0,
+                "created_at": stamp, "modified_at": stamp, "trashed_at": None, "_day": day}
+        self.drive.nodes.append(node)
+        self.own_folders.append(node)
+        return node
+
+    def files(self, parent: dict, kind: str, count: int) -> None:
+        rng = self.rng
+        taken: set[str] = set()
+        for _ in range(count):
+            name = _fill(rng, rng.choice(FILES[kind]))
+            if name in taken:
+                continue
+            taken.add(name)
+            self.file(parent, name)
+
+    def file(self, parent: dict, name: str) -> None:
+        """A file with its versions; a text file's content grows a line a version."""
+        rng = self.rng
+        mime, is_text = mime_of(name)
+        day, created = _stamp(rng, parent.get("_day", self.joined), LAST_DAY - 60)
+        n_versions = rng.choice((1, 1, 1, 2, 2, 3))
+        node_id = self.drive.new_id("nd_")
+        content = size = None
+        stamp = created
+        for v in range(1, n_versions + 1):
+            if v > 1:
+                day, stamp = _stamp(rng, day + 1, day + 25)
+            if is_text:
+                content = _content(rng, name) if v == 1 else _revise(rng, content, v)
+                size = len(content.encode("utf-8"))
+            else:
+                size = rng.randint(20_000, 6_000_000)
+            self.drive.versions.append({"node_id": node_id, "version": v, "size": size,
+                                        "content": content, "modified_at": stamp,
+                                        "modified_by": self.owner})
+        node = {"node_id": node_id, "owner_id": self.owner, "parent_id": parent["node_id"],
+                "name": name, "kind": "file", "mime_type": mime, "size": size,
+                "content": content, "version": n_versions, "created_at": created,
+                "modified_at": stamp, "trashed_at": None, "_day": day}
+        self.drive.nodes.append(node)
+        self.own_files.append(node)
+
+    def trash(self) -> None:
+        """A few files are in the trash (never folders)."""
+        rng, own_files = self.rng, self.own_files
         if own_files and rng.random() < 0.4:
             for node in rng.sample(own_files, min(len(own_files), rng.randint(1, 2))):
                 _, node["trashed_at"] = _stamp(rng, min(node["_day"] + 1, LAST_DAY), LAST_DAY)
-        user["_files"] = [n for n in own_files if n["trashed_at"] is None]
-        user["_folders"] = own_folders
 
-    by_org: dict[str, list[dict]] = {}
-    for user in users:
-        by_org.setdefault(user["organization"], []).append(user)
-    for user in users:
-        candidates = user["_files"] + user["_folders"]
-        for node in rng.sample(candidates, min(len(candidates), rng.choice((0, 1, 1, 2, 3)))):
-            colleagues = [u for u in by_org[user["organization"]] if u is not user]
-            taken: set[str] = set()
-            for _ in range(rng.randint(1, 2)):
-                inside = rng.random() < 0.7 and colleagues
-                other = rng.choice(colleagues) if inside else rng.choice(users)
-                if other is user or other["user_id"] in taken:
-                    continue
-                taken.add(other["user_id"])
-                same = other["organization"] == user["organization"]
-                _, stamp = _stamp(rng, node["_day"], LAST_DAY)
-                shares.append({"node_id": node["node_id"], "grantee_id": other["user_id"],
-                               "permission": rng.choice(("view", "edit")) if same else "view",
-                               "shared_at": stamp})
-    for user in users:
-        del user["_files"], user["_folders"]
-    for node in nodes:
-        node.pop("_day", None)
-    return {"users": users, "nodes": nodes, "versions": versions, "shares": shares}
+
+def generate(seed: int = 0, n_users: int = 300) -> dict:
+    """The native data of a filesystem database, deterministic from ``seed``."""
+    drive = _Drive(seed)
+    drive.draw_users(n_users)
+    for user in drive.users:
+        _Tree(drive, user).draw()
+    drive.draw_shares()
+    return drive.tables()

@@ -10,9 +10,10 @@ from __future__ import annotations
 import sqlite3
 import unicodedata
 
+from ...core.rules import LIMIT, rule_checker
+
 __all__ = ["invariants", "RULES"]
 
-LIMIT = 10
 
 #: (description, query returning one text column per offending row).
 RULES: list[tuple[str, str]] = [
@@ -98,9 +99,4 @@ def _tree_problems(db: sqlite3.Connection) -> list[str]:
     return problems[: 2 * LIMIT]
 
 
-def invariants(db: sqlite3.Connection) -> list[str]:
-    problems = []
-    for description, query in RULES:
-        for (row,) in db.execute(f"{query} LIMIT {LIMIT}"):
-            problems.append(f"{description}: {row}")
-    return problems + _tree_problems(db)
+invariants = rule_checker(RULES, _tree_problems)

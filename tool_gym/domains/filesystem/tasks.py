@@ -1,31 +1,7 @@
-"""Hidden-intent tasks of the filesystem domain (a :class:`RuleTaskKit` of samplers).
-
-The user identifies themself by the email of their account. They know their files and
-folders by name, by the folder they are in, by type and date, and their colleagues by name
-and email address; they never know node ids or version numbers, so every node, folder and
-version is a :class:`~tool_gym.core.tasks.Description` proven unique by a query.
-
-Constraint types:
-
-==========================  ===========================================================
-``rename_file``             rename one of the user's files (new name free in its folder)
-``move_item``               move a file or folder into another folder (no cycle, name free)
-``trash_file``              move a file to the trash
-``restore_from_trash``      restore a trashed file to the folder it was deleted from
-``share_item``              share a file or folder with a colleague (view, or edit within
-                            the organization)
-``unshare_item``            stop sharing an item with someone
-``create_folder``           create a folder inside one of the user's folders
-``restore_version``         bring back an older version of a text file (by its date)
-``info_file_size``          the size of a file in bytes
-``info_last_modified``      the date a file was last changed
-``info_folder_count``       how many items are directly inside a folder
-``refuse_external_edit``    refusal: edit access for someone of another organization
-==========================  ===========================================================
-
-Samplers claim every node they act on or describe, the folders around it and every name
-that appears in a description or is created, so the constraints of one task never touch
-the same things and every description stays unique whatever the order of the writes.
+"""Hidden-intent tasks of the filesystem domain (users' files, folders, shares, the trash and
+file versions): the constraint samplers and ``TASKS``, the domain's
+:class:`~tool_gym.core.taskkit.RuleTaskKit`. Types, descriptions and claims:
+``docs/filesystem-tasks.md``.
 """
 
 from __future__ import annotations
@@ -33,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.actions import ToolCall
+from ...core.sampler_parts import describe_any, write_need
 from ...core.taskkit import RuleTaskKit, SampleContext
-from ...core.tasks import Constraint, Description, Expectation, PlanStep, Refusal
+from ...core.sampler_parts import by_name, identify_by
+from ...core.task_model import Constraint, Description, Expectation, PlanStep, Refusal
 
 #: Words that name why the request is refused (any one addresses it; see ``Refusal.about``).
 _EXTERNAL_WORDS = (
@@ -44,8 +22,6 @@ _EXTERNAL_WORDS = (
     "domain", "company", "view-only", "view only", "read-only", "read only")
 
 
-DONE = "Done. Is there anything else I can help you with?"
-PROCEED = "Shall I proceed?"
 ROOT_TERMS = ("top level", "top-level", "root")
 
 WRITE_TOOLS = ("create_folder", "create_file", "update_file", "rename_node", "move_node",
@@ -127,11 +103,7 @@ def describe_node(ctx: SampleContext, node: Node, forms=("name", "folder", "date
                         {"kind": kind, "extension": ext, "modified_on": day},
                         f"{_Q_FILE} AND n.name LIKE ? AND substr(n.modified_at, 1, 10) = ?",
                         (ctx.user_id, kind, f"%.{ext}", day)))
-    for text, fields, query, params in ctx.shuffled(options):
-        found = ctx.describe(kind, text, fields, node.node_id, query, params)
-        if found is not None:
-            return found
-    return None
+    return describe_any(ctx, kind, node.node_id, options)
 
 
 def describe_folder(ctx: SampleContext, folder: Node | None) -> Description | None:
@@ -166,17 +138,6 @@ def _locate_folder(ctx: SampleContext, d: Description) -> PlanStep:
     return _search(ctx, d, "folder")
 
 
-def _write(kind: str, args: dict, refs: dict, call: ToolCall, target: str, terms: tuple,
-           say: tuple, proposal: str, reads: tuple, expect: tuple) -> Constraint:
-    """A write need: reads, a proposal naming every confirm term, the write, a closing."""
-    return Constraint(
-        kind, {**args, "call": {"name": call.name, "arguments": dict(call.arguments)}}, refs,
-        writes=((call.name, target),), confirm_terms=terms, say=say,
-        solution=(*reads, PlanStep(say=f"{proposal} {PROCEED}", expects_confirmation=True),
-                  PlanStep(call=call), PlanStep(say=DONE)),
-        expect=expect)
-
-
 def _where(folder: Node | None) -> str:
     return "the top level (root) of your drive" if folder is None else f"'{folder.name}'"
 
@@ -204,7 +165,7 @@ def rename_file(ctx: SampleContext) -> Constraint | None:
             continue
         call = ToolCall("rename_node", {"node_id": node.node_id, "user_id": ctx.user_id,
                                         "new_name": new})
-        return _write(
+        return write_need(
             "rename_file", {"node_id": node.node_id, "new_name": new}, {"file": d}, call,
             node.node_id, ((node.name,), (new,)),
             (f"Could you rename {d.text} to '{new}'?",
@@ -245,7 +206,7 @@ def move_item(ctx: SampleContext) -> Constraint | None:
             continue
         call = ToolCall("move_node", {"node_id": node.node_id, "user_id": ctx.user_id,
                                       "destination_folder_id": dest_id})
-        return _write(
+        return write_need(
             "move_item", {"node_id": node.node_id, "destination_folder_id": dest_id},
             {node.kind: d, "destination": dd}, call, node.node_id,
             ((node.name,), _where_terms(dest)),
@@ -265,7 +226,7 @@ def trash_file(ctx: SampleContext) -> Constraint | None:
         if d is None or not ctx.claim(node.node_id, node.parent_id, *_names(d)):
             continue
         call = ToolCall("delete_node", {"node_id": node.node_id, "user_id": ctx.user_id})
-        return _write(
+        return write_need(
             "trash_file", {"node_id": node.node_id}, {"file": d}, call, node.node_id,
             ((node.name,), ("trash", "delete")),
             (f"Please delete {d.text}; I don't need it anymore.",
@@ -293,15 +254,11 @@ def restore_from_trash(ctx: SampleContext) -> Constraint | None:
                    (f"the file '{name}' I deleted on {day}",
                     {"name": name, "in_trash": True, "deleted_on": day},
                     q + " AND substr(trashed_at, 1, 10) = ?", (ctx.user_id, name, day))]
-        d = None
-        for text, fields, query, params in ctx.shuffled(options):
-            d = ctx.describe("file", text, fields, node_id, query, params)
-            if d is not None:
-                break
+        d = describe_any(ctx, "file", node_id, options)
         if d is None or not ctx.claim(node_id, parent_id, ("name", name)):
             continue
         call = ToolCall("restore_node", {"node_id": node_id, "user_id": ctx.user_id})
-        return _write(
+        return write_need(
             "restore_from_trash", {"node_id": node_id}, {"file": d}, call, node_id,
             ((name,), ("restore", "recover", "bring back", "back")),
             (f"I need {d.text} back. Can you restore it?",
@@ -348,7 +305,7 @@ def share_item(ctx: SampleContext) -> Constraint | None:
         call = ToolCall("share_node", {"node_id": node.node_id, "user_id": ctx.user_id,
                                        "email": email, "permission": permission})
         can = "edit it" if permission == "edit" else "see it (read-only)"
-        return _write(
+        return write_need(
             "share_item", {"node_id": node.node_id, "email": email,
                                 "permission": permission}, {node.kind: d}, call, node.node_id,
             ((node.name,), (email, full_name), _PERMISSION_TERMS[permission]),
@@ -378,7 +335,7 @@ def unshare_item(ctx: SampleContext) -> Constraint | None:
             continue
         call = ToolCall("unshare_node", {"node_id": node_id, "user_id": ctx.user_id,
                                          "email": email})
-        return _write(
+        return write_need(
             "unshare_item", {"node_id": node_id, "email": email}, {node.kind: d}, call,
             node_id, ((node.name,), (full_name, email)),
             (f"Please stop sharing {d.text} with {full_name}.",
@@ -409,7 +366,7 @@ def create_folder(ctx: SampleContext) -> Constraint | None:
             continue
         call = ToolCall("create_folder", {"parent_id": dest_id, "user_id": ctx.user_id,
                                           "name": name})
-        return _write(
+        return write_need(
             "create_folder", {"parent_id": dest_id, "name": name}, {"folder": dd}, call,
             dest_id, ((name,), _where_terms(dest)),
             (f"Could you create a new folder called '{name}' in {dd.text}?",
@@ -441,7 +398,7 @@ def restore_version(ctx: SampleContext) -> Constraint | None:
             continue
         call = ToolCall("restore_file_version", {"node_id": node.node_id,
                                                  "user_id": ctx.user_id, "version": version})
-        return _write(
+        return write_need(
             "restore_version", {"node_id": node.node_id, "version": version},
             {"file": d, "version": dv}, call, node.node_id, ((node.name,), (day,)),
             (f"I need {d.text} back the way it was on {day}. Can you restore that version?",
@@ -565,31 +522,14 @@ def policy_violations(db, tool: str, arguments: dict) -> list[str]:
 
 # --------------------------------------------------------------------------- the kit
 
-
-def identify(ctx: SampleContext) -> Description | None:
-    (email,), = ctx.rows("SELECT email FROM users WHERE user_id = ?", (ctx.user_id,))
-    return ctx.describe("user", email, {"email": email}, ctx.user_id,
-                        "SELECT user_id FROM users WHERE email = ?", (email,))
-
-
-SAMPLERS = {
-    "rename_file": rename_file,
-    "move_item": move_item,
-    "trash_file": trash_file,
-    "restore_from_trash": restore_from_trash,
-    "share_item": share_item,
-    "unshare_item": unshare_item,
-    "create_folder": create_folder,
-    "restore_version": restore_version,
-    "info_file_size": info_file_size,
-    "info_last_modified": info_last_modified,
-    "info_folder_count": info_folder_count,
-    "refuse_external_edit": refuse_external_edit,
-}
+SAMPLERS = by_name(
+    rename_file, move_item, trash_file, restore_from_trash, share_item, unshare_item,
+    create_folder, restore_version, info_file_size, info_last_modified, info_folder_count,
+    refuse_external_edit)
 
 TASKS = RuleTaskKit(
     "filesystem", SAMPLERS,
-    users_table="users", user_column="user_id", identify=identify,
+    identify=lambda ctx: identify_by(ctx, "email"),
     auth_call=lambda d: ToolCall("find_user_id_by_email", {"email": d.fields["email"]}),
     auth_tools=("find_user_id_by_email",),
     owners={name: ("SELECT user_id FROM users WHERE user_id = ?", "user_id")

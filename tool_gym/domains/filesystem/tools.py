@@ -18,9 +18,13 @@ acts on; it is checked against these rules. A failed precondition raises
 from __future__ import annotations
 
 import hashlib
+import itertools
 import unicodedata
 from typing import Annotated, Literal
 
+from ...core.common_tools import human_transfer_tool
+from ...core.ids import first_free, next_number
+from ...core.rows import fetch_row, find_id
 from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .generate import NOW, mime_of
 
@@ -59,10 +63,8 @@ def _get(db, node_id: str) -> dict | None:
 
 
 def _user(db, user_id: str) -> dict:
-    row = db.execute("SELECT user_id, username, email, full_name, organization, quota_bytes "
-                     "FROM users WHERE user_id = ?", (user_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"user '{user_id}' not found")
+    row = fetch_row(db, "SELECT user_id, username, email, full_name, organization, quota_bytes "
+                    "FROM users WHERE user_id = ?", (user_id,), f"user '{user_id}' not found")
     return dict(zip(("user_id", "username", "email", "full_name", "organization",
                      "quota_bytes"), row))
 
@@ -243,12 +245,11 @@ def _check_quota(db, owner_id: str, extra: int) -> None:
 
 
 def _new_id(db) -> str:
-    n = db.execute("SELECT coalesce(max(rowid), 0) + 1 FROM nodes").fetchone()[0]
-    while True:
-        node_id = "nd_" + hashlib.sha256(f"node:{n}".encode()).hexdigest()[:8]
-        if db.execute("SELECT 1 FROM nodes WHERE node_id = ?", (node_id,)).fetchone() is None:
-            return node_id
-        n += 1
+    """The first free ``nd_<hash>`` id, counting up from the highest rowid."""
+    start = next_number(db, "nodes", "rowid", start=1)
+    return first_free(db, "nodes", "node_id",
+                      ("nd_" + hashlib.sha256(f"node:{n}".encode()).hexdigest()[:8]
+                       for n in itertools.count(start)))
 
 
 def _children(db, folder_id: str) -> list[dict]:
@@ -322,11 +323,8 @@ def find_user_id_by_email(db, email: str) -> str:
     Args:
         email: The email address of the account, such as 'ada.moss@northwind.com'.
     """
-    row = db.execute("SELECT user_id FROM users WHERE email = ?",
-                     (email.strip().lower(),)).fetchone()
-    if row is None:
-        raise ToolError(f"no user with email '{email[:200]}'")
-    return row[0]
+    return find_id(db, "users", "user_id", "email", email.strip().lower(),
+                   f"no user with email '{email[:200]}'")
 
 
 @tool(Category.READ, returns={"user_id": UserId, "root_folder_id": FolderId})
@@ -573,8 +571,7 @@ def create_file(db, parent_id: FolderId, user_id: UserId, name: str, content: st
 
 def _new_version(db, node: dict, user_id: str, size: int, content: str | None) -> dict:
     _check_quota(db, node["owner_id"], size - node["size"])
-    version = db.execute("SELECT max(version) FROM versions WHERE node_id = ?",
-                         (node["node_id"],)).fetchone()[0] + 1
+    version = next_number(db, "versions", "version", scope={"node_id": node["node_id"]})
     db.execute("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
                (node["node_id"], version, size, content, NOW, user_id))
     db.execute("UPDATE nodes SET size = ?, content = ?, version = ?, modified_at = ? "
@@ -778,11 +775,10 @@ def share_node(db, node_id: NodeId, user_id: UserId, email: str,
     node = _node_for(db, node_id, user_id, "owner")
     if node["parent_id"] is None:
         raise ToolError("the root folder cannot be shared; share a folder inside it")
-    row = db.execute("SELECT user_id, full_name FROM users WHERE email = ?",
-                     (email.strip().lower(),)).fetchone()
-    if row is None:
-        raise ToolError(f"no user with email '{email[:200]}'; items can only be shared with "
-                        f"registered users")
+    row = fetch_row(db, "SELECT user_id, full_name FROM users WHERE email = ?",
+                    (email.strip().lower(),),
+                    f"no user with email '{email[:200]}'; items can only be shared with "
+                    "registered users")
     other, full_name = row
     if other == node["owner_id"]:
         raise ToolError("an item cannot be shared with its owner")
@@ -809,11 +805,10 @@ def unshare_node(db, node_id: NodeId, user_id: UserId, email: str) -> dict:
         email: The email address of the user who should lose access.
     """
     node = _node_for(db, node_id, user_id, "owner", live=False)
-    row = db.execute("SELECT s.grantee_id FROM shares s JOIN users u ON u.user_id = s.grantee_id "
-                     "WHERE s.node_id = ? AND u.email = ?",
-                     (node_id, email.strip().lower())).fetchone()
-    if row is None:
-        raise ToolError(f"the {_describe(node)} is not shared with '{email[:200]}'")
+    row = fetch_row(db, "SELECT s.grantee_id FROM shares s JOIN users u "
+                    "ON u.user_id = s.grantee_id WHERE s.node_id = ? AND u.email = ?",
+                    (node_id, email.strip().lower()),
+                    f"the {_describe(node)} is not shared with '{email[:200]}'")
     db.execute("DELETE FROM shares WHERE node_id = ? AND grantee_id = ?", (node_id, row[0]))
     return {"node_id": node_id, "name": node["name"], "removed": email.strip().lower()}
 
@@ -831,21 +826,14 @@ def restore_file_version(db, node_id: NodeId, user_id: UserId, version: int) -> 
     node = _node_for(db, node_id, user_id, "edit")
     if node["kind"] != "file":
         raise ToolError(f"'{node['name']}' is a folder; only files have versions")
-    row = db.execute("SELECT size, content FROM versions WHERE node_id = ? AND version = ?",
-                     (node_id, version)).fetchone()
-    if row is None:
-        raise ToolError(f"'{node['name']}' has no version {version}")
+    row = fetch_row(db, "SELECT size, content FROM versions WHERE node_id = ? AND version = ?",
+                    (node_id, version), f"'{node['name']}' has no version {version}")
     if version == node["version"]:
         raise ToolError(f"version {version} is already the current version")
     return _new_version(db, node, user_id, row[0], row[1])
 
 
-@tool(Category.GENERIC)
-def transfer_to_human_agents(db, summary: str) -> str:
-    """Transfer the user to a human support agent, with a summary of their issue. Only do
-    this when the user asks for a human or the request cannot be handled with the tools.
-
-    Args:
-        summary: A short summary of the user's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = human_transfer_tool(
+    "Transfer the user to a human support agent, with a summary of their issue. Only do "
+    "this when the user asks for a human or the request cannot be handled with the tools.",
+    "A short summary of the user's issue.")

@@ -1,37 +1,18 @@
 """Food delivery: customers with addresses and payment methods, restaurants with menus,
 carts, orders with statuses, refunds, promo codes and ratings.
-
-``DOMAIN`` is what the core needs: the schema, the tools, the seeded generator, the JSON
-reader and exporter (the canonical state), the invariants, the policy, the hidden-intent
-task kit and the transfer tool.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ...core.domain import Domain
-from ...core.tools import Toolbox
+from ...core.domain import Domain, EnvSpec
 from . import io, tools
 from .generate import generate
 from .invariants import invariants
 from .tasks import TASKS
 
-_HERE = Path(__file__).resolve().parent
-
-DOMAIN = Domain(
-    name="food_delivery",
-    schema=(_HERE / "schema.sql").read_text(encoding="utf-8"),
-    toolbox=Toolbox.from_module(tools),
-    generate=generate,
-    load=io.load,
-    read=io.read,
-    exporters={"json": io.export},
-    canonical="json",
-    invariants=invariants,
-    policy=(_HERE / "policy.md").read_text(encoding="utf-8"),
-    tasks=TASKS,
+DOMAIN = Domain.from_package(
+    __name__, tools=tools, io=io, generate=generate, invariants=invariants, tasks=TASKS,
     transfer_tool="transfer_to_human_agents",
+    envs=(EnvSpec("ToolFoodDelivery-v0", 100,
+                  "b79548508d4e11a55ce7dd0076e83a51bad237f33f1881a311b8229b0a7b171f"),),
 )
-
-__all__ = ["DOMAIN"]

@@ -13,14 +13,17 @@ progress right now), refunds, ratings, promo codes and some filled carts.
 from __future__ import annotations
 
 import random
-import string
 from datetime import datetime, timedelta
+from pathlib import Path
 
+from ...core.fake_data import Tokens, digits, draw_unique, phone
+from ...core.tables import read_json
 from .tools import NOW, cents_of, money, order_amounts
+
+_VOCABULARY = read_json(Path(__file__).with_name("vocabulary.json"))
 
 N_CUSTOMERS = 300
 _NOW = datetime.fromisoformat(NOW)
-_ALNUM = string.ascii_lowercase + string.digits
 
 FIRST = ("Ava Ben Chloe Dan Eva Finn Gia Hugo Iris Jack Kara Leo Mia Nate Opal Paul Rosa Sam "
          "Tess Umar Vera Wes Xena Yara Zane Amir Bella Cyrus Dana Elio Farah Gabe Hana Ivo "
@@ -44,65 +47,7 @@ NEW_INSTRUCTIONS = ("Leave it by the side door", "Please knock, the baby is slee
                     "Use the back entrance on the alley", "Leave it on the porch bench")
 
 #: cuisine -> (restaurant names, menu: (item, category, base price))
-CUISINES = {
-    "Italian": (("Luigi's Trattoria", "Nonna's Kitchen", "Via Roma", "Pasta Fresca",
-                 "Bella Napoli", "Trattoria Sole", "Il Forno"),
-                (("Margherita Pizza", "pizza", 13.5), ("Pepperoni Pizza", "pizza", 15.0),
-                 ("Quattro Formaggi Pizza", "pizza", 16.5), ("Spaghetti Carbonara", "pasta", 16.0),
-                 ("Penne Arrabbiata", "pasta", 14.0), ("Lasagna Bolognese", "pasta", 17.5),
-                 ("Fettuccine Alfredo", "pasta", 15.5), ("Caesar Salad", "salads", 10.0),
-                 ("Caprese Salad", "salads", 11.0), ("Garlic Bread", "sides", 5.5),
-                 ("Tiramisu", "desserts", 7.5), ("Panna Cotta", "desserts", 7.0))),
-    "Thai": (("Bangkok Garden", "Thai Orchid", "Siam Spice", "Lemongrass House",
-              "Chiang Mai Kitchen", "Basil Leaf Thai", "Golden Elephant"),
-             (("Pad Thai", "noodles", 13.95), ("Pad See Ew", "noodles", 13.95),
-              ("Drunken Noodles", "noodles", 14.5), ("Green Curry", "curries", 15.0),
-              ("Red Curry", "curries", 15.0), ("Massaman Curry", "curries", 15.95),
-              ("Tom Yum Soup", "soups", 8.5), ("Tom Kha Soup", "soups", 8.95),
-              ("Spring Rolls", "starters", 6.5), ("Chicken Satay", "starters", 8.0),
-              ("Mango Sticky Rice", "desserts", 7.25), ("Thai Iced Tea", "drinks", 4.5))),
-    "Mexican": (("Casa Azul", "El Camino Taqueria", "La Cocina", "Taco Loco", "Verde Cantina",
-                 "Agave Street", "Los Compadres"),
-                (("Carne Asada Tacos", "tacos", 12.5), ("Al Pastor Tacos", "tacos", 11.5),
-                 ("Fish Tacos", "tacos", 13.0), ("Chicken Burrito", "burritos", 12.0),
-                 ("Veggie Burrito", "burritos", 11.0), ("Beef Quesadilla", "quesadillas", 11.5),
-                 ("Chicken Enchiladas", "mains", 14.5), ("Chips and Guacamole", "sides", 7.0),
-                 ("Elote", "sides", 5.0), ("Churros", "desserts", 6.0),
-                 ("Horchata", "drinks", 4.0), ("Pozole", "soups", 9.5))),
-    "Japanese": (("Sakura Sushi", "Tokyo Bento", "Kaze Ramen", "Hana Izakaya", "Umami House",
-                  "Koi Sushi Bar", "Mochi Mochi"),
-                 (("Salmon Nigiri", "sushi", 7.0), ("Tuna Roll", "sushi", 8.5),
-                  ("California Roll", "sushi", 7.5), ("Dragon Roll", "sushi", 14.0),
-                  ("Tonkotsu Ramen", "ramen", 15.5), ("Miso Ramen", "ramen", 14.5),
-                  ("Chicken Teriyaki Bento", "bento", 16.0), ("Gyoza", "starters", 7.0),
-                  ("Edamame", "starters", 5.0), ("Miso Soup", "soups", 3.5),
-                  ("Matcha Ice Cream", "desserts", 5.5), ("Chicken Katsu Curry", "mains", 15.0))),
-    "Indian": (("Taj Palace", "Bombay Spice", "Curry Leaf", "Tandoori Nights", "Masala Junction",
-                "Spice Route", "Saffron Grill"),
-               (("Butter Chicken", "curries", 16.5), ("Chicken Tikka Masala", "curries", 16.5),
-                ("Palak Paneer", "curries", 14.5), ("Chana Masala", "curries", 13.0),
-                ("Lamb Rogan Josh", "curries", 18.5), ("Vegetable Biryani", "rice", 14.0),
-                ("Chicken Biryani", "rice", 16.0), ("Garlic Naan", "breads", 4.0),
-                ("Samosas", "starters", 6.5), ("Onion Bhaji", "starters", 6.0),
-                ("Mango Lassi", "drinks", 4.5), ("Gulab Jamun", "desserts", 5.5))),
-    "American": (("Liberty Burger", "Smokehouse BBQ", "Route 66 Diner", "Brooklyn Deli",
-                  "Golden Fry", "The Burger Joint", "Patriot Grill"),
-                 (("Classic Cheeseburger", "burgers", 12.5), ("Bacon Burger", "burgers", 14.0),
-                  ("Veggie Burger", "burgers", 12.0),
-                  ("BBQ Pulled Pork Sandwich", "sandwiches", 13.5),
-                  ("Buffalo Wings", "starters", 11.0), ("Mac and Cheese", "sides", 7.0),
-                  ("French Fries", "sides", 4.5), ("Onion Rings", "sides", 5.0),
-                  ("Cobb Salad", "salads", 12.0), ("Chocolate Milkshake", "drinks", 6.5),
-                  ("Apple Pie", "desserts", 6.0), ("Clam Chowder", "soups", 8.0))),
-    "Mediterranean": (("Olive Tree", "Aegean Grill", "Cedar Mezze", "Petra Kitchen",
-                       "Santorini Taverna", "Falafel Corner", "Zaytoon"),
-                      (("Chicken Shawarma Plate", "plates", 15.0), ("Falafel Wrap", "wraps", 10.5),
-                       ("Lamb Gyro", "wraps", 12.5), ("Hummus", "starters", 6.5),
-                       ("Baba Ganoush", "starters", 7.0), ("Greek Salad", "salads", 11.0),
-                       ("Tabbouleh", "salads", 9.0), ("Spanakopita", "starters", 8.0),
-                       ("Moussaka", "plates", 16.5), ("Lentil Soup", "soups", 6.5),
-                       ("Baklava", "desserts", 5.5), ("Mint Lemonade", "drinks", 4.0))),
-}
+CUISINES = _VOCABULARY["cuisines"]
 PROMOS = (
     ("WELCOME10", "10% off your order", 10, 10.0, 15.0, "2024-12-31", 1),
     ("FEAST20", "20% off orders of $40 or more", 20, 15.0, 40.0, "2024-08-31", 1),
@@ -113,201 +58,232 @@ PROMOS = (
 )
 CARD_BRANDS = ("Visa", "Mastercard", "Amex")
 CANCEL_REASONS = ("Ordered by mistake", "Changed my mind", "Restaurant too slow")
+TABLES = ("customers", "addresses", "payment_methods", "restaurants", "menu_items", "promo_codes",
+          "cart_items", "orders", "order_items", "refunds", "ratings")
 
 
 def _stamp(moment: datetime) -> str:
     return moment.replace(microsecond=0).isoformat()
 
 
-def generate(seed: int) -> dict[str, list[dict]]:
-    """The native data of a food delivery service made from ``seed``."""
-    rng = random.Random(seed)
-    used_tokens: set[str] = set()
+class _Service:
+    """The tables being drawn, with the restaurants, menus and values all customers share."""
 
-    def token(prefix: str, n: int = 8) -> str:
-        # The first character is a letter: ids the tools create are digits after the prefix.
-        while True:
-            text = rng.choice(string.ascii_lowercase) + "".join(rng.choices(_ALNUM, k=n - 1))
-            if text not in used_tokens:
-                used_tokens.add(text)
-                return f"{prefix}_{text}"
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.token = Tokens(self.rng)
+        self.data: dict[str, list[dict]] = {t: [] for t in TABLES}
+        self.cities = list(CITIES)
+        self.by_city: dict[str, list[dict]] = {c: [] for c in self.cities}
+        self.menus: dict[str, list[dict]] = {}
+        self.emails: set[str] = set()
+        self.usernames: set[str] = set()
 
-    data: dict[str, list[dict]] = {t: [] for t in (
-        "customers", "addresses", "payment_methods", "restaurants", "menu_items", "promo_codes",
-        "cart_items", "orders", "order_items", "refunds", "ratings")}
-    cities = list(CITIES)
+    def restaurants_and_menus(self) -> None:
+        rng, cities = self.rng, self.cities
+        for cuisine, (names, menu) in CUISINES.items():
+            for i, name in enumerate(names):
+                city = cities[i % len(cities)] if i < 6 else rng.choice(cities)
+                restaurant = {
+                    "restaurant_id": self.token("rest"), "name": name, "cuisine": cuisine,
+                    "city": city, "delivery_fee": rng.choice((0.0, 1.99, 2.99, 3.99, 4.99)),
+                    "min_order": rng.choice((0.0, 10.0, 15.0, 20.0)),
+                    "is_open": 1 if rng.random() < 0.9 else 0,
+                    "rating": 0.0, "rating_count": 0}
+                self.data["restaurants"].append(restaurant)
+                self.by_city[city].append(restaurant)
+                self.menus[restaurant["restaurant_id"]] = self.menu_items(restaurant, menu)
+        self.ratings_of: dict[str, list[int]] = {
+            r["restaurant_id"]: [] for r in self.data["restaurants"]}
 
-    # ------------------------------------------------------- restaurants and menus
-    by_city: dict[str, list[dict]] = {c: [] for c in cities}
-    menus: dict[str, list[dict]] = {}
-    for cuisine, (names, menu) in CUISINES.items():
-        for i, name in enumerate(names):
-            city = cities[i % len(cities)] if i < 6 else rng.choice(cities)
-            restaurant = {
-                "restaurant_id": token("rest"), "name": name, "cuisine": cuisine, "city": city,
-                "delivery_fee": rng.choice((0.0, 1.99, 2.99, 3.99, 4.99)),
-                "min_order": rng.choice((0.0, 10.0, 15.0, 20.0)),
-                "is_open": 1 if rng.random() < 0.9 else 0,
-                "rating": 0.0, "rating_count": 0}
-            data["restaurants"].append(restaurant)
-            by_city[city].append(restaurant)
-            items = []
-            for item, category, base in rng.sample(menu, rng.randint(8, 12)):
-                price = money(base + rng.choice((-1.0, -0.5, 0.0, 0.0, 0.5, 1.0, 1.5)))
-                row = {"item_id": token("item"), "restaurant_id": restaurant["restaurant_id"],
-                       "name": item, "category": category, "price": price,
-                       "available": 1 if rng.random() < 0.9 else 0}
-                items.append(row)
-                data["menu_items"].append(row)
-            menus[restaurant["restaurant_id"]] = items
-    for code, description, pct, cap, minimum, expires, active in PROMOS:
-        data["promo_codes"].append({"code": code, "description": description, "percent_off": pct,
-                                    "max_discount": cap, "min_subtotal": minimum,
-                                    "expires_on": expires, "active": active})
-    promos = [p for p in data["promo_codes"] if p["active"] and p["expires_on"] >= NOW[:10]]
-    ratings_of: dict[str, list[int]] = {r["restaurant_id"]: [] for r in data["restaurants"]}
+    def menu_items(self, restaurant: dict, menu: tuple) -> list[dict]:
+        rng = self.rng
+        items = []
+        for item, category, base in rng.sample(menu, rng.randint(8, 12)):
+            price = money(base + rng.choice((-1.0, -0.5, 0.0, 0.0, 0.5, 1.0, 1.5)))
+            row = {"item_id": self.token("item"), "restaurant_id": restaurant["restaurant_id"],
+                   "name": item, "category": category, "price": price,
+                   "available": 1 if rng.random() < 0.9 else 0}
+            items.append(row)
+            self.data["menu_items"].append(row)
+        return items
 
-    emails: set[str] = set()
-    usernames: set[str] = set()
-    for _ in range(N_CUSTOMERS):
+    def promo_codes(self) -> None:
+        for code, description, pct, cap, minimum, expires, active in PROMOS:
+            self.data["promo_codes"].append({
+                "code": code, "description": description, "percent_off": pct,
+                "max_discount": cap, "min_subtotal": minimum, "expires_on": expires,
+                "active": active})
+        self.promos = [p for p in self.data["promo_codes"]
+                       if p["active"] and p["expires_on"] >= NOW[:10]]
+
+    def restaurant_ratings(self) -> None:
+        """Each restaurant's rating: a base of earlier ratings plus the generated ones."""
+        for restaurant in self.data["restaurants"]:
+            stars = self.ratings_of[restaurant["restaurant_id"]]
+            base = self.rng.randint(20, 400)
+            restaurant["rating_count"] = base + len(stars)
+            restaurant["rating"] = round((4.3 * base + sum(stars)) / (base + len(stars)), 2)
+
+
+class _Customer:
+    """One customer and their rows, drawn table by table in a fixed order."""
+
+    def __init__(self, service: _Service) -> None:
+        self.service, self.rng, self.token = service, service.rng, service.token
+        self.data = service.data
+
+    def draw(self) -> None:
+        for step in (self.profile, self.addresses, self.payment_methods, self.orders, self.cart):
+            step()
+
+    def profile(self) -> None:
+        rng, service = self.rng, self.service
         first, last = rng.choice(FIRST), rng.choice(LAST)
-        customer_id = token("cus")
-        while True:
-            email = f"{first}.{last}{rng.randint(1, 999)}@example.com".lower()
-            if email not in emails:
-                emails.add(email)
-                break
-        while True:
-            username = f"{first}{last[0]}{rng.randint(10, 999)}".lower()
-            if username not in usernames:
-                usernames.add(username)
-                break
-        data["customers"].append({
-            "customer_id": customer_id, "first_name": first, "last_name": last, "email": email,
-            "username": username,
-            "phone": f"+1-555-{rng.randint(200, 999)}-{rng.randint(0, 9999):04d}",
+        self.customer_id = self.token("cus")
+        email = draw_unique(lambda: f"{first}.{last}{rng.randint(1, 999)}@example.com".lower(),
+                            service.emails)
+        username = draw_unique(lambda: f"{first}{last[0]}{rng.randint(10, 999)}".lower(),
+                               service.usernames)
+        self.data["customers"].append({
+            "customer_id": self.customer_id, "first_name": first, "last_name": last,
+            "email": email, "username": username, "phone": phone(rng),
             "joined_on": (_NOW - timedelta(days=rng.randint(70, 1500))).date().isoformat()})
 
+    def addresses(self) -> None:
+        rng, cities = self.rng, self.service.cities
         city = rng.choice(cities)
-        addresses = []
+        self.address_rows = []
         for k, label in enumerate(rng.sample(LABELS, rng.randint(1, 3))):
             where = city if k == 0 or rng.random() < 0.8 else rng.choice(cities)
-            addresses.append({
-                "address_id": token("addr"), "customer_id": customer_id, "label": label,
+            self.address_rows.append({
+                "address_id": self.token("addr"), "customer_id": self.customer_id,
+                "label": label,
                 "street": f"{rng.randint(1, 999)} {rng.choice(CITIES[where])}", "city": where,
                 "zip": ZIPS[where] + f"{rng.randint(0, 99):02d}",
                 "instructions": rng.choice(INSTRUCTIONS), "is_default": 1 if k == 0 else 0})
-        data["addresses"].extend(addresses)
+        self.data["addresses"].extend(self.address_rows)
 
-        methods = []
+    def payment_methods(self) -> None:
+        rng = self.rng
         last4s: set[str] = set()
 
-        def last4() -> str:
-            while True:
-                digits = "".join(rng.choices(string.digits, k=4))
-                if digits not in last4s:
-                    last4s.add(digits)
-                    return digits
+        def method(pm_id: str, kind: str, brand: str, last4: str,
+                   balance: float | None = None) -> None:
+            self.methods.append({"payment_method_id": pm_id, "customer_id": self.customer_id,
+                                 "kind": kind, "brand": brand, "last4": last4,
+                                 "balance": balance, "is_default": 0})
 
-        brands = rng.sample(CARD_BRANDS, rng.randint(1, 2))
-        for brand in brands:
-            methods.append({"payment_method_id": token("pm"), "customer_id": customer_id,
-                            "kind": "card", "brand": brand, "last4": last4(), "balance": None,
-                            "is_default": 0})
+        self.methods: list[dict] = []
+        for brand in rng.sample(CARD_BRANDS, rng.randint(1, 2)):
+            method(self.token("pm"), "card", brand, draw_unique(lambda: digits(rng, 4), last4s))
         if rng.random() < 0.3:
-            methods.append({"payment_method_id": token("pm"), "customer_id": customer_id,
-                            "kind": "paypal", "brand": "PayPal", "last4": "", "balance": None,
-                            "is_default": 0})
+            method(self.token("pm"), "paypal", "PayPal", "")
         if rng.random() < 0.25:
-            methods.append({"payment_method_id": token("pm"), "customer_id": customer_id,
-                            "kind": "gift_card", "brand": "Gift card", "last4": last4(),
-                            "balance": float(rng.choice((25, 50, 75, 100))), "is_default": 0})
-        methods[0]["is_default"] = 1
-        data["payment_methods"].extend(methods)
+            method(self.token("pm"), "gift_card", "Gift card",
+                   draw_unique(lambda: digits(rng, 4), last4s),
+                   float(rng.choice((25, 50, 75, 100))))
+        self.methods[0]["is_default"] = 1
+        self.data["payment_methods"].extend(self.methods)
 
-        # ------------------------------------------------------------- orders
-        orders = []
+    def orders(self) -> None:
+        rng = self.rng
         recent = rng.random() < 0.45  # an order delivered within the last day
         active = rng.random() < 0.5  # an order in progress right now
-        for k in range(rng.randint(2, 6)):
-            address = rng.choice(addresses)
-            restaurant = rng.choice(by_city[address["city"]])
-            items = [i for i in menus[restaurant["restaurant_id"]]]
-            lines = rng.sample(items, min(len(items), rng.randint(1, 4)))
-            if k == 0 and recent:
-                placed = _NOW - timedelta(hours=rng.randint(2, 21), minutes=rng.randint(0, 59))
-                status = "delivered"
-            elif k == 1 and active:
-                placed = _NOW - timedelta(minutes=rng.randint(3, 50))
-                status = rng.choice(("placed", "placed", "accepted", "preparing", "on_the_way"))
-            else:
-                placed = _NOW - timedelta(days=rng.randint(2, 60), hours=rng.randint(0, 10))
-                status = "cancelled" if rng.random() < 0.08 else "delivered"
-            method = rng.choice([m for m in methods if m["kind"] != "gift_card"] or methods)
-            quantities = [rng.choice((1, 1, 1, 2, 2, 3)) for _ in lines]
-            promo = rng.choice(promos) if rng.random() < 0.2 else None
-            subtotal, fee, discount, total = order_amounts(
-                [(line["price"], q) for line, q in zip(lines, quantities)],
-                restaurant["delivery_fee"], promo["percent_off"] if promo else 0,
-                promo["max_discount"] if promo else 0.0)
-            if promo and cents_of(subtotal) < cents_of(promo["min_subtotal"]):
-                promo = None
-                subtotal, fee, discount, total = order_amounts(
-                    [(line["price"], q) for line, q in zip(lines, quantities)],
-                    restaurant["delivery_fee"], 0, 0.0)
-            order = {
-                "order_id": token("ord"), "customer_id": customer_id,
-                "restaurant_id": restaurant["restaurant_id"], "address_id": address["address_id"],
-                "payment_method_id": method["payment_method_id"], "status": status,
-                "subtotal": subtotal, "delivery_fee": fee, "discount": discount, "total": total,
-                "promo_code": promo["code"] if promo else None, "placed_at": _stamp(placed),
-                "delivered_at": (_stamp(placed + timedelta(minutes=rng.randint(25, 60)))
-                                 if status == "delivered" else None),
-                "cancel_reason": rng.choice(CANCEL_REASONS) if status == "cancelled" else None}
-            orders.append((order, lines, quantities, method))
+        orders = [self.draw_order(k, recent, active) for k in range(rng.randint(2, 6))]
         orders.sort(key=lambda o: o[0]["placed_at"])
         for order, lines, quantities, method in orders:
-            data["orders"].append(order)
-            for n, (line, q) in enumerate(zip(lines, quantities), 1):
-                data["order_items"].append({
-                    "order_id": order["order_id"], "line": n, "item_id": line["item_id"],
-                    "name": line["name"], "unit_price": line["price"], "quantity": q})
-            delivered = order["delivered_at"]
-            if order["status"] == "cancelled":
-                data["refunds"].append({
-                    "refund_id": token("ref"), "order_id": order["order_id"],
-                    "payment_method_id": method["payment_method_id"], "amount": order["total"],
-                    "reason": "cancellation", "item_ids": "[]",
-                    "created_at": order["placed_at"]})
-            elif delivered and len(lines) > 1 and rng.random() < 0.06:
-                line, q = lines[0], quantities[0]
-                data["refunds"].append({
-                    "refund_id": token("ref"), "order_id": order["order_id"],
-                    "payment_method_id": method["payment_method_id"],
-                    "amount": money(cents_of(line["price"]) * q / 100),
-                    "reason": "missing_items", "item_ids": f'["{line["item_id"]}"]',
-                    "created_at": _stamp(datetime.fromisoformat(delivered) + timedelta(hours=1))})
-            if delivered and delivered < _stamp(_NOW - timedelta(days=1)) and rng.random() < 0.4:
-                stars = rng.choice((2, 3, 4, 4, 5, 5, 5))
-                ratings_of[order["restaurant_id"]].append(stars)
-                data["ratings"].append({
-                    "rating_id": token("rat"), "order_id": order["order_id"],
-                    "customer_id": customer_id, "restaurant_id": order["restaurant_id"],
-                    "stars": stars, "comment": "",
-                    "created_at": _stamp(datetime.fromisoformat(delivered) + timedelta(hours=2))})
+            self.record_order(order, lines, quantities, method)
 
-        # --------------------------------------------------------------- cart
+    def draw_order(self, k: int, recent: bool, active: bool) -> tuple:
+        rng, service = self.rng, self.service
+        address = rng.choice(self.address_rows)
+        restaurant = rng.choice(service.by_city[address["city"]])
+        items = [i for i in service.menus[restaurant["restaurant_id"]]]
+        lines = rng.sample(items, min(len(items), rng.randint(1, 4)))
+        if k == 0 and recent:
+            placed = _NOW - timedelta(hours=rng.randint(2, 21), minutes=rng.randint(0, 59))
+            status = "delivered"
+        elif k == 1 and active:
+            placed = _NOW - timedelta(minutes=rng.randint(3, 50))
+            status = rng.choice(("placed", "placed", "accepted", "preparing", "on_the_way"))
+        else:
+            placed = _NOW - timedelta(days=rng.randint(2, 60), hours=rng.randint(0, 10))
+            status = "cancelled" if rng.random() < 0.08 else "delivered"
+        method = rng.choice([m for m in self.methods if m["kind"] != "gift_card"] or self.methods)
+        quantities = [rng.choice((1, 1, 1, 2, 2, 3)) for _ in lines]
+        promo = rng.choice(service.promos) if rng.random() < 0.2 else None
+        priced = [(line["price"], q) for line, q in zip(lines, quantities)]
+        subtotal, fee, discount, total = order_amounts(
+            priced, restaurant["delivery_fee"], promo["percent_off"] if promo else 0,
+            promo["max_discount"] if promo else 0.0)
+        if promo and cents_of(subtotal) < cents_of(promo["min_subtotal"]):
+            promo = None
+            subtotal, fee, discount, total = order_amounts(
+                priced, restaurant["delivery_fee"], 0, 0.0)
+        order = {
+            "order_id": self.token("ord"), "customer_id": self.customer_id,
+            "restaurant_id": restaurant["restaurant_id"], "address_id": address["address_id"],
+            "payment_method_id": method["payment_method_id"], "status": status,
+            "subtotal": subtotal, "delivery_fee": fee, "discount": discount, "total": total,
+            "promo_code": promo["code"] if promo else None, "placed_at": _stamp(placed),
+            "delivered_at": (_stamp(placed + timedelta(minutes=rng.randint(25, 60)))
+                             if status == "delivered" else None),
+            "cancel_reason": rng.choice(CANCEL_REASONS) if status == "cancelled" else None}
+        return order, lines, quantities, method
+
+    def record_order(self, order: dict, lines: list[dict], quantities: list[int],
+                     method: dict) -> None:
+        """The order, its lines, and its refund and rating if it has them."""
+        self.data["orders"].append(order)
+        for n, (line, q) in enumerate(zip(lines, quantities), 1):
+            self.data["order_items"].append({
+                "order_id": order["order_id"], "line": n, "item_id": line["item_id"],
+                "name": line["name"], "unit_price": line["price"], "quantity": q})
+        delivered = order["delivered_at"]
+        refund = {"order_id": order["order_id"],
+                  "payment_method_id": method["payment_method_id"]}
+        if order["status"] == "cancelled":
+            self.data["refunds"].append({
+                "refund_id": self.token("ref"), **refund, "amount": order["total"],
+                "reason": "cancellation", "item_ids": "[]", "created_at": order["placed_at"]})
+        elif delivered and len(lines) > 1 and self.rng.random() < 0.06:
+            line, q = lines[0], quantities[0]
+            self.data["refunds"].append({
+                "refund_id": self.token("ref"), **refund,
+                "amount": money(cents_of(line["price"]) * q / 100),
+                "reason": "missing_items", "item_ids": f'["{line["item_id"]}"]',
+                "created_at": _stamp(datetime.fromisoformat(delivered) + timedelta(hours=1))})
+        if delivered and delivered < _stamp(_NOW - timedelta(days=1)) and self.rng.random() < 0.4:
+            self.rating(order, delivered)
+
+    def rating(self, order: dict, delivered: str) -> None:
+        stars = self.rng.choice((2, 3, 4, 4, 5, 5, 5))
+        self.service.ratings_of[order["restaurant_id"]].append(stars)
+        self.data["ratings"].append({
+            "rating_id": self.token("rat"), "order_id": order["order_id"],
+            "customer_id": self.customer_id, "restaurant_id": order["restaurant_id"],
+            "stars": stars, "comment": "",
+            "created_at": _stamp(datetime.fromisoformat(delivered) + timedelta(hours=2))})
+
+    def cart(self) -> None:
+        rng, service = self.rng, self.service
         if rng.random() < 0.5:
-            restaurant = rng.choice([r for r in by_city[addresses[0]["city"]] if r["is_open"]])
-            items = [i for i in menus[restaurant["restaurant_id"]] if i["available"]]
+            restaurant = rng.choice([r for r in service.by_city[self.address_rows[0]["city"]]
+                                     if r["is_open"]])
+            items = [i for i in service.menus[restaurant["restaurant_id"]] if i["available"]]
             for item in rng.sample(items, min(len(items), rng.randint(1, 3))):
-                data["cart_items"].append({"customer_id": customer_id,
-                                           "item_id": item["item_id"],
-                                           "quantity": rng.choice((1, 2, 2, 3))})
+                self.data["cart_items"].append({"customer_id": self.customer_id,
+                                                "item_id": item["item_id"],
+                                                "quantity": rng.choice((1, 2, 2, 3))})
 
-    for restaurant in data["restaurants"]:
-        stars = ratings_of[restaurant["restaurant_id"]]
-        base = rng.randint(20, 400)
-        restaurant["rating_count"] = base + len(stars)
-        restaurant["rating"] = round((4.3 * base + sum(stars)) / (base + len(stars)), 2)
-    return data
+
+def generate(seed: int) -> dict[str, list[dict]]:
+    """The native data of a food delivery service made from ``seed``."""
+    service = _Service(seed)
+    service.restaurants_and_menus()
+    service.promo_codes()
+    for _ in range(N_CUSTOMERS):
+        _Customer(service).draw()
+    service.restaurant_ratings()
+    return service.data

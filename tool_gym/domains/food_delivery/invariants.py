@@ -1,14 +1,12 @@
-"""Rules every food delivery database keeps (generated data and after any tool call).
+"""Rules every food delivery database keeps: orders, refunds, carts and ratings.
 
-``invariants(db)`` returns the problems found (empty when every rule holds); each rule is
-one query returning a text column naming the offending rows (at most ``LIMIT`` each).
+``invariants(db)`` returns the problems found (empty when every rule holds).
 """
 
 from __future__ import annotations
 
-import sqlite3
+from ...core.rules import rule_checker
 
-LIMIT = 10
 
 _CENTS = "abs({0} * 100 - round({0} * 100)) > 1e-6"
 
@@ -57,10 +55,4 @@ RULES: list[tuple[str, str]] = [
 ]
 
 
-def invariants(db: sqlite3.Connection) -> list[str]:
-    """Problems with the food delivery rules in ``db`` (empty when every rule holds)."""
-    problems = []
-    for rule, query in RULES:
-        rows = db.execute(f"{query} LIMIT {LIMIT}").fetchall()
-        problems += [f"{rule}: {r[0]}" for r in rows]
-    return problems
+invariants = rule_checker(RULES)

@@ -1,16 +1,7 @@
-"""Hidden-intent tasks of the food delivery domain, built with :class:`RuleTaskKit`.
-
-Each sampler looks at one customer's rows in the initial database and returns a
-:class:`Constraint`: the hidden intent (ids), fuzzy descriptions proven unique (an order by
-restaurant and day, a line of it by dish, an address by its label, a payment method by
-brand and last four digits, a dish by restaurant and name), the customer's words, the
-reference solution and outcome checks. Samplers claim what they touch (the cart, an order,
-an address), so the needs of one task never interfere.
-
-Constraint types: ``add_to_cart``, ``checkout_cart``, ``cancel_order``,
-``refund_missing_items``, ``rate_order``, ``update_instructions`` (writes);
-``info_order_total``, ``info_item_price`` (answers); ``refuse_late_refund``,
-``refuse_cancel_accepted`` (refusals: nothing may change).
+"""Hidden-intent tasks of the food delivery domain (customers' carts, orders, addresses and the
+restaurants' menus): the constraint samplers and ``TASKS``, the domain's
+:class:`~tool_gym.core.taskkit.RuleTaskKit`. Types, descriptions and claims:
+``docs/food-delivery-tasks.md``.
 """
 
 from __future__ import annotations
@@ -18,8 +9,11 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 from ...core.actions import ToolCall
-from ...core.taskkit import RuleTaskKit, SampleContext, answer_steps, write_steps
-from ...core.tasks import Constraint, Description, Expectation, Refusal
+from ...core.sampler_parts import Login
+from ...core.taskkit import (RuleTaskKit, SampleContext, answer_steps, join_words, month_day,
+                             write_steps)
+from ...core.sampler_parts import by_name
+from ...core.task_model import Constraint, Description, Expectation, Refusal
 from .generate import NEW_INSTRUCTIONS
 from .tools import NOW, REFUND_WINDOW_HOURS, TODAY, cents_of, hours_since, order_amounts
 
@@ -35,15 +29,14 @@ _LATE_REFUND_WORDS = (
 
 ASK_IDENTITY = ("I can help with that. First, to verify your account, could you give me the "
                 "email address or the username you use in the app?")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")
 CANCEL_WORDS = ("I ordered by mistake", "I changed my mind", "it's taking too long")
 STATUS_WORDS = {"accepted": "accepted by the restaurant", "preparing": "being prepared",
                 "on_the_way": "already on the way"}
 
 
-def money_terms(amount: float) -> tuple[str, ...]:
-    """The ways an agent's message may write ``amount`` (any one of them matches)."""
+def cents_terms(amount: float) -> tuple[str, ...]:
+    """The ways an agent's message may write ``amount``, always with its cents (unlike
+    ``taskkit.money_terms``, which drops them from whole amounts)."""
     return tuple(dict.fromkeys((f"{amount:.2f}", f"{amount:,.2f}")))
 
 
@@ -52,16 +45,7 @@ def day_words(day: str) -> str:
         return "today"
     if day == (date.fromisoformat(TODAY) - timedelta(days=1)).isoformat():
         return "yesterday"
-    d = date.fromisoformat(day)
-    return f"on {_MONTHS[d.month - 1]} {d.day}"
-
-
-def and_list(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-
-
+    return f"on {month_day(day)}"
 
 
 # ------------------------------------------------------------------ descriptions
@@ -131,6 +115,15 @@ def _list_orders(ctx: SampleContext) -> ToolCall:
     return ToolCall("list_orders", {"customer_id": ctx.user_id})
 
 
+def _order_reads(ctx: SampleContext, order_id: str) -> list[ToolCall]:
+    return [_list_orders(ctx), ToolCall("get_order", {"order_id": order_id})]
+
+
+def _menu_reads(restaurant: str, restaurant_id: str) -> list[ToolCall]:
+    return [ToolCall("search_restaurants", {"query": restaurant}),
+            ToolCall("get_menu", {"restaurant_id": restaurant_id})]
+
+
 # ----------------------------------------------------------------------- samplers
 
 def add_to_cart(ctx: SampleContext) -> Constraint | None:
@@ -169,8 +162,7 @@ def add_to_cart(ctx: SampleContext) -> Constraint | None:
              f"Could you put {quantity}{more} x {name} from {restaurant} in my cart?",
              f"I'd like {quantity}{more} {name} from {restaurant} added to my cart, please."),
         solution=write_steps(
-            [ToolCall("search_restaurants", {"query": restaurant}),
-             ToolCall("get_menu", {"restaurant_id": restaurant_id})],
+            _menu_reads(restaurant, restaurant_id),
             f"I will add {quantity} x {name} from {restaurant} (${price:.2f} each) to your "
             "cart. Shall I proceed?", call),
         expect=(Expectation("SELECT quantity FROM cart_items WHERE customer_id = ? "
@@ -225,7 +217,7 @@ def checkout_cart(ctx: SampleContext) -> Constraint | None:
                          (ctx.user_id, restaurant_id, address_id, method_id, total, code))[0]
     items = ", ".join(f"{r[5]} x {r[1]}" for r in cart)
     with_code = f" Use my promo code {code}." if promo else ""
-    terms = ((restaurant,), (label,), (last4 or brand,), money_terms(total))
+    terms = ((restaurant,), (label,), (last4 or brand,), cents_terms(total))
     return Constraint(
         "checkout_cart", dict(args), refs={"address": a, "payment_method": p},
         writes=(("place_order", ctx.user_id),),
@@ -333,19 +325,19 @@ def refund_missing_items(ctx: SampleContext) -> Constraint | None:
         names = [line[1] for line in lines]
         call = ToolCall("request_missing_items_refund", {
             "order_id": order_id, "item_ids": [line[0] for line in lines]})
-        what = and_list([f"the {n}" for n in names])
+        what = join_words([f"the {n}" for n in names])
         return Constraint(
             "refund_missing_items", dict(call.arguments),
             refs={"order": d, **{f"item{i + 1}": r for i, r in enumerate(refs)}},
             writes=(("request_missing_items_refund", order_id),),
-            confirm_terms=(("refund",), money_terms(amount), *((n,) for n in names)),
+            confirm_terms=(("refund",), cents_terms(amount), *((n,) for n in names)),
             say=(f"My {d.text} came without {what}. I'd like a refund for the missing items.",
                  f"Some of my {d.text} was missing: {what}. Please refund them.",
                  f"{what[0].upper()}{what[1:]} never made it into my {d.text}; can you refund "
                  "that?"),
             solution=write_steps(
-                [_list_orders(ctx), ToolCall("get_order", {"order_id": order_id})],
-                f"I will refund ${amount:.2f} for the missing {and_list(names)} from your "
+                _order_reads(ctx, order_id),
+                f"I will refund ${amount:.2f} for the missing {join_words(names)} from your "
                 f"{d.text} to the original payment method. Shall I proceed?", call),
             expect=(Expectation("SELECT amount, reason FROM refunds WHERE order_id = ?",
                                 (order_id,), ((amount, "missing_items"),)),))
@@ -372,7 +364,7 @@ def refuse_late_refund(ctx: SampleContext) -> Constraint | None:
                  f"I never got the {line[1]} from my {d.text}; please refund it.",
                  f"Can I get money back for the {line[1]} that was missing from my {d.text}?"),
             solution=answer_steps(
-                [_list_orders(ctx), ToolCall("get_order", {"order_id": order_id})],
+                _order_reads(ctx, order_id),
                 f"I'm sorry, but I cannot refund the {line[1]}: your {d.text} was delivered "
                 f"on {delivered_at[:10]}, and missing items can only be refunded within "
                 f"{REFUND_WINDOW_HOURS} hours of delivery."),
@@ -467,29 +459,15 @@ def info_item_price(ctx: SampleContext) -> Constraint | None:
                  f"What does {restaurant} charge for the {name}?",
                  f"Could you check the price of the {name} from {restaurant}?"),
             solution=answer_steps(
-                [ToolCall("search_restaurants", {"query": restaurant}),
-                 ToolCall("get_menu", {"restaurant_id": restaurant_id})],
+                _menu_reads(restaurant, restaurant_id),
                 f"The {name} at {restaurant} costs ${price:.2f}."))
     return None
 
 
 # ------------------------------------------------------------------------ the kit
 
-def identify(ctx: SampleContext) -> Description | None:
-    (email, username), = ctx.rows("SELECT email, username FROM customers WHERE customer_id = ?",
-                                  (ctx.user_id,))
-    if ctx.rng.random() < 0.5:
-        return ctx.describe("user", f"my email is {email}", {"email": email}, ctx.user_id,
-                            "SELECT customer_id FROM customers WHERE email = ?", (email,))
-    return ctx.describe("user", f"my username is {username}", {"username": username},
-                        ctx.user_id, "SELECT customer_id FROM customers WHERE username = ?",
-                        (username,))
-
-
-def auth_call(identity: Description) -> ToolCall:
-    if "email" in identity.fields:
-        return ToolCall("find_customer_by_email", {"email": identity.fields["email"]})
-    return ToolCall("find_customer_by_username", {"username": identity.fields["username"]})
+LOGIN = Login("customers", "customer_id", "find_customer_by_email",
+              "find_customer_by_username")
 
 
 def policy_violations(db, tool: str, arguments: dict) -> list[str]:
@@ -511,24 +489,14 @@ def policy_violations(db, tool: str, arguments: dict) -> list[str]:
 _ORDER_OWNER = ("SELECT customer_id FROM orders WHERE order_id = ?", "order_id")
 _CUSTOMER = ("SELECT customer_id FROM customers WHERE customer_id = ?", "customer_id")
 
-SAMPLERS = {
-    "add_to_cart": add_to_cart,
-    "checkout_cart": checkout_cart,
-    "cancel_order": cancel_order,
-    "refund_missing_items": refund_missing_items,
-    "rate_order": rate_order,
-    "update_instructions": update_instructions,
-    "info_order_total": info_order_total,
-    "info_item_price": info_item_price,
-    "refuse_late_refund": refuse_late_refund,
-    "refuse_cancel_accepted": refuse_cancel_accepted,
-}
+SAMPLERS = by_name(
+    add_to_cart, checkout_cart, cancel_order, refund_missing_items, rate_order,
+    update_instructions, info_order_total, info_item_price, refuse_late_refund,
+    refuse_cancel_accepted)
 
 TASKS = RuleTaskKit(
     "food_delivery", SAMPLERS,
-    users_table="customers", user_column="customer_id",
-    identify=identify, auth_call=auth_call,
-    auth_tools=("find_customer_by_email", "find_customer_by_username"),
+    **LOGIN.kit_keywords(),
     owners={
         "add_item_to_cart": _CUSTOMER,
         "remove_item_from_cart": _CUSTOMER,

@@ -20,6 +20,9 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Annotated
 
+from ...core.common_tools import human_transfer_tool
+from ...core.ids import counted_id
+from ...core.rows import fetch_record, fetch_row, find_id
 from ...core.tools import Category, Entity, Quotas, ToolError, tool
 
 #: Growth bounds of one sandbox (see :class:`~tool_gym.core.tools.Quotas`): templates hold
@@ -66,24 +69,10 @@ def hours_since(stamp: str) -> float:
     return (datetime.fromisoformat(NOW) - datetime.fromisoformat(stamp)) / timedelta(hours=1)
 
 
-def _new_id(db: sqlite3.Connection, table: str, column: str, prefix: str) -> str:
-    """The next free id ``<prefix>_<digits>`` (generated ids start with a letter)."""
-    (count,) = db.execute(f'SELECT count(*) FROM "{table}"').fetchone()
-    n = count + 1
-    while True:
-        candidate = f"{prefix}_{n:08d}"
-        if db.execute(f'SELECT 1 FROM "{table}" WHERE "{column}" = ?',
-                      (candidate,)).fetchone() is None:
-            return candidate
-        n += 1
-
-
 def _customer(db: sqlite3.Connection, customer_id: str) -> tuple:
-    row = db.execute("SELECT customer_id, first_name, last_name, email, username, phone, "
-                     "joined_on FROM customers WHERE customer_id = ?", (customer_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Customer {customer_id!r} not found.")
-    return row
+    return fetch_row(db, "SELECT customer_id, first_name, last_name, email, username, phone, "
+                     "joined_on FROM customers WHERE customer_id = ?", (customer_id,),
+                     f"Customer {customer_id!r} not found.")
 
 
 _RESTAURANT_KEYS = ("restaurant_id", "name", "cuisine", "city", "delivery_fee", "min_order",
@@ -91,11 +80,8 @@ _RESTAURANT_KEYS = ("restaurant_id", "name", "cuisine", "city", "delivery_fee", 
 
 
 def _restaurant(db: sqlite3.Connection, restaurant_id: str) -> dict:
-    row = db.execute(f"SELECT {', '.join(_RESTAURANT_KEYS)} FROM restaurants "
-                     "WHERE restaurant_id = ?", (restaurant_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Restaurant {restaurant_id!r} not found.")
-    record = dict(zip(_RESTAURANT_KEYS, row))
+    record = fetch_record(db, "restaurants", _RESTAURANT_KEYS, "restaurant_id", restaurant_id,
+                          f"Restaurant {restaurant_id!r} not found.")
     record["is_open"] = bool(record["is_open"])
     return record
 
@@ -106,11 +92,8 @@ _ORDER_KEYS = ("order_id", "customer_id", "restaurant_id", "address_id", "paymen
 
 
 def _order_row(db: sqlite3.Connection, order_id: str) -> dict:
-    row = db.execute(f"SELECT {', '.join(_ORDER_KEYS)} FROM orders WHERE order_id = ?",
-                     (order_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Order {order_id!r} not found.")
-    return dict(zip(_ORDER_KEYS, row))
+    return fetch_record(db, "orders", _ORDER_KEYS, "order_id", order_id,
+                        f"Order {order_id!r} not found.")
 
 
 def _cart(db: sqlite3.Connection, customer_id: str) -> list[tuple]:
@@ -123,10 +106,9 @@ def _cart(db: sqlite3.Connection, customer_id: str) -> list[tuple]:
 
 def _promo(db: sqlite3.Connection, code: str, subtotal: float) -> tuple[int, float]:
     """``(percent_off, max_discount)`` of a code usable on ``subtotal``."""
-    row = db.execute("SELECT percent_off, max_discount, min_subtotal, expires_on, active "
-                     "FROM promo_codes WHERE code = ?", (code.strip().upper(),)).fetchone()
-    if row is None:
-        raise ToolError(f"Promo code {code!r} does not exist.")
+    row = fetch_row(db, "SELECT percent_off, max_discount, min_subtotal, expires_on, active "
+                    "FROM promo_codes WHERE code = ?", (code.strip().upper(),),
+                    f"Promo code {code!r} does not exist.")
     pct, cap, minimum, expires, active = row
     if not active:
         raise ToolError(f"Promo code {code!r} is no longer active.")
@@ -140,7 +122,7 @@ def _promo(db: sqlite3.Connection, code: str, subtotal: float) -> tuple[int, flo
 
 def _refund(db: sqlite3.Connection, order: dict, amount: float, reason: str,
             item_ids: list[str]) -> dict:
-    refund_id = _new_id(db, "refunds", "refund_id", "ref")
+    refund_id = counted_id(db, "refunds", "refund_id", "ref_")
     db.execute("INSERT INTO refunds (refund_id, order_id, payment_method_id, amount, reason, "
                "item_ids, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                (refund_id, order["order_id"], order["payment_method_id"], amount, reason,
@@ -166,11 +148,8 @@ def find_customer_by_email(db, email: str) -> str:
     Args:
         email: The customer's email address, such as 'mia.rossi12@example.com'.
     """
-    row = db.execute("SELECT customer_id FROM customers WHERE email = ?",
-                     (email.strip().lower(),)).fetchone()
-    if row is None:
-        raise ToolError("No customer found with this email address.")
-    return row[0]
+    return find_id(db, "customers", "customer_id", "email", email.strip().lower(),
+                   "No customer found with this email address.")
 
 
 @tool(Category.READ, returns={".": CustomerId})
@@ -181,11 +160,8 @@ def find_customer_by_username(db, username: str) -> str:
     Args:
         username: The customer's username, such as 'miar123'.
     """
-    row = db.execute("SELECT customer_id FROM customers WHERE username = ?",
-                     (username.strip().lower(),)).fetchone()
-    if row is None:
-        raise ToolError("No customer found with this username.")
-    return row[0]
+    return find_id(db, "customers", "customer_id", "username", username.strip().lower(),
+                   "No customer found with this username.")
 
 
 @tool(Category.READ, returns={"customer_id": CustomerId, "addresses.address_id": AddressId,
@@ -349,16 +325,11 @@ def check_promo_code(db, customer_id: CustomerId, code: str) -> dict:
             "discount": discount, "total": total}
 
 
-@tool(Category.GENERIC)
-def transfer_to_human_agents(db, summary: str) -> str:
-    """Transfer the customer to a human agent, with a summary of their issue. Only transfer
-    if the customer explicitly asks for a human agent, or if the request cannot be handled
-    with the policy and the available tools.
-
-    Args:
-        summary: A summary of the customer's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = human_transfer_tool(
+    "Transfer the customer to a human agent, with a summary of their issue. Only transfer "
+    "if the customer explicitly asks for a human agent, or if the request cannot be "
+    "handled with the policy and the available tools.",
+    "A summary of the customer's issue.")
 
 
 # -------------------------------------------------------------------------- WRITE
@@ -379,11 +350,9 @@ def add_item_to_cart(db, customer_id: CustomerId, item_id: ItemId, quantity: int
     _customer(db, customer_id)
     if not 1 <= quantity <= 20:
         raise ToolError("The quantity must be between 1 and 20.")
-    row = db.execute("SELECT m.name, m.available, m.restaurant_id, r.name, r.is_open "
-                     "FROM menu_items m JOIN restaurants r ON r.restaurant_id = m.restaurant_id "
-                     "WHERE m.item_id = ?", (item_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Menu item {item_id!r} not found.")
+    row = fetch_row(db, "SELECT m.name, m.available, m.restaurant_id, r.name, r.is_open "
+                    "FROM menu_items m JOIN restaurants r ON r.restaurant_id = m.restaurant_id "
+                    "WHERE m.item_id = ?", (item_id,), f"Menu item {item_id!r} not found.")
     name, available, restaurant_id, restaurant, is_open = row
     if not available:
         raise ToolError(f"{name} is sold out at {restaurant} right now.")
@@ -474,7 +443,7 @@ def place_order(db, customer_id: CustomerId, address_id: AddressId,
     if method[1] == "gift_card" and cents_of(method[2]) < cents_of(total):
         raise ToolError(f"The gift card balance ({method[2]:.2f}) does not cover the total "
                         f"({total:.2f}).")
-    order_id = _new_id(db, "orders", "order_id", "ord")
+    order_id = counted_id(db, "orders", "order_id", "ord_")
     db.execute("INSERT INTO orders (order_id, customer_id, restaurant_id, address_id, "
                "payment_method_id, status, subtotal, delivery_fee, discount, total, promo_code, "
                "placed_at, delivered_at, cancel_reason) "
@@ -568,7 +537,7 @@ def rate_order(db, order_id: OrderId, stars: int, comment: str = "") -> dict:
         raise ToolError("The rating must be between 1 and 5 stars.")
     if db.execute("SELECT 1 FROM ratings WHERE order_id = ?", (order_id,)).fetchone():
         raise ToolError("This order is already rated.")
-    rating_id = _new_id(db, "ratings", "rating_id", "rat")
+    rating_id = counted_id(db, "ratings", "rating_id", "rat_")
     db.execute("INSERT INTO ratings (rating_id, order_id, customer_id, restaurant_id, stars, "
                "comment, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                (rating_id, order_id, order["customer_id"], order["restaurant_id"], stars,
@@ -589,10 +558,8 @@ def update_delivery_instructions(db, address_id: AddressId, instructions: str) -
         address_id: The address's id.
         instructions: The new instructions for the courier.
     """
-    row = db.execute("SELECT address_id, customer_id, label, street, city, zip FROM addresses "
-                     "WHERE address_id = ?", (address_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"Address {address_id!r} not found.")
+    row = fetch_row(db, "SELECT address_id, customer_id, label, street, city, zip FROM addresses "
+                    "WHERE address_id = ?", (address_id,), f"Address {address_id!r} not found.")
     if len(instructions) > 200:
         raise ToolError("Delivery instructions are limited to 200 characters.")
     db.execute("UPDATE addresses SET instructions = ? WHERE address_id = ?",

@@ -15,7 +15,14 @@ issue is done while an unresolved issue blocks it.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import random
+from pathlib import Path
+
+from ...core.fake_data import draw_unique, numbered
+from ...core.tables import read_json
+
+_VOCABULARY = read_json(Path(__file__).with_name("vocabulary.json"))
 
 #: The clock of the domain: every write is stamped with it.
 NOW = "2025-06-02T09:00:00"
@@ -42,36 +49,11 @@ _HISTORY = {
     "wont_fix": ("open", "wont_fix"),
 }
 
-FIRST_NAMES = (
-    "Ada", "Alice", "Amir", "Ana", "Ben", "Bruno", "Carla", "Chen", "Dana", "David", "Diego",
-    "Elena", "Farah", "Felix", "Grace", "Hana", "Hugo", "Ivan", "Jack", "Jana", "Jonas", "Kai",
-    "Kenji", "Lara", "Leo", "Lina", "Luca", "Maya", "Mateo", "Mei", "Nadia", "Noah", "Nora",
-    "Olga", "Omar", "Paul", "Priya", "Quinn", "Rafael", "Rosa", "Sam", "Sara", "Sofia",
-    "Tariq", "Theo", "Uma", "Victor", "Wei", "Yara", "Yusuf", "Zoe",
-)
-LAST_NAMES = (
-    "Adams", "Baker", "Becker", "Costa", "Diaz", "Dubois", "Evans", "Fischer", "Garcia",
-    "Gupta", "Hansen", "Haddad", "Ito", "Jensen", "Kim", "Kowalski", "Larsen", "Lopez",
-    "Martin", "Moreau", "Nakamura", "Novak", "Okafor", "Olsen", "Patel", "Petrov", "Rossi",
-    "Santos", "Schmidt", "Silva", "Singh", "Tanaka", "Torres", "Vargas", "Wagner", "Walsh",
-    "Weber", "Wong", "Yilmaz", "Young", "Zhang",
-)
+FIRST_NAMES = _VOCABULARY["first_names"]
+LAST_NAMES = _VOCABULARY["last_names"]
 DOMAINS = ("acmesoft.com", "acmesoft.com", "acmesoft.com", "partners.acmesoft.com")
 
-PROJECTS = (
-    ("WEB", "Web Platform", "The customer-facing web application."),
-    ("MOB", "Mobile App", "The iOS and Android apps."),
-    ("API", "Public API", "REST API and SDKs for integrators."),
-    ("DATA", "Data Pipeline", "Ingestion, warehouse and nightly jobs."),
-    ("OPS", "Site Reliability", "Monitoring, on-call and infrastructure."),
-    ("PAY", "Payments", "Checkout, invoices and payment providers."),
-    ("SRCH", "Search", "Search indexing and ranking."),
-    ("ACC", "Accounts", "Sign-up, login and account settings."),
-    ("DOCS", "Documentation", "Developer guides and the help center."),
-    ("GROW", "Growth", "Onboarding, experiments and the marketing site."),
-    ("DESK", "Desktop Client", "The Windows and macOS desktop app."),
-    ("INT", "Integrations", "Connectors to third-party tools."),
-)
+PROJECTS = _VOCABULARY["projects"]
 
 LABELS = ("frontend", "backend", "ux", "performance", "security", "regression", "tech-debt",
           "documentation", "customer", "flaky-test", "accessibility", "infra")
@@ -121,130 +103,173 @@ def stamp_of(day: int, rng: random.Random) -> str:
     return f"{date_of(day)}T{hour:02d}:{minute:02d}:{second:02d}"
 
 
-def generate(seed: int = 0, n_users: int = 250) -> dict:
-    """The native data of an issue tracker database, deterministic from ``seed``."""
-    rng = random.Random(seed)
-    data: dict[str, list[dict]] = {t: [] for t in (
-        "users", "projects", "project_members", "sprints", "labels", "issues",
-        "issue_labels", "comments", "issue_links", "issue_events")}
-    used: set[str] = set()
+TABLES = ("users", "projects", "project_members", "sprints", "labels", "issues", "issue_labels",
+          "comments", "issue_links", "issue_events")
 
-    def new_id(prefix: str, bits: int = 24) -> str:
-        while True:
-            value = f"{prefix}{rng.getrandbits(bits):0{bits // 4}x}"
-            if value not in used:
-                used.add(value)
-                return value
 
-    users = data["users"]
-    usernames: set[str] = set()
-    for first, last in rng.sample([(f, la) for f in FIRST_NAMES for la in LAST_NAMES], n_users):
-        base = f"{first[0]}{last}".lower()
-        username, k = base, 2
-        while username in usernames:
-            username, k = f"{base}{k}", k + 1
-        usernames.add(username)
-        users.append({"user_id": new_id("u_"), "username": username,
-                      "email": f"{first}.{last}@{rng.choice(DOMAINS)}".lower(),
-                      "full_name": f"{first} {last}",
-                      "created_at": stamp_of(rng.randint(-900, -500), rng)})
+class _Tracker:
+    """The tables being drawn, with the ids and counters shared by all projects."""
 
-    # Memberships: every user is in one to three projects.
-    members: dict[str, list[dict]] = {key: [] for key, _, _ in PROJECTS}
-    for user in users:
-        for key in rng.sample([p[0] for p in PROJECTS], rng.choice((1, 1, 2, 2, 3))):
-            members[key].append(user)
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.data: dict[str, list[dict]] = {t: [] for t in TABLES}
+        self.used: set[str] = set()
+        self.comment_id = self.event_id = 0
 
-    comment_id = event_id = 0
-    for key, name, description in PROJECTS:
-        team = members[key]
-        lead = team[0]
-        project_id = new_id("prj_", 16)
+    def new_id(self, prefix: str, bits: int = 24) -> str:
+        rng = self.rng
+        return draw_unique(lambda: f"{prefix}{rng.getrandbits(bits):0{bits // 4}x}", self.used)
+
+    def users(self, n_users: int) -> None:
+        rng = self.rng
+        usernames: set[str] = set()
+        for first, last in rng.sample([(f, la) for f in FIRST_NAMES for la in LAST_NAMES],
+                                      n_users):
+            base = f"{first[0]}{last}".lower()
+            username = numbered(base, usernames)
+            self.data["users"].append({
+                "user_id": self.new_id("u_"), "username": username,
+                "email": f"{first}.{last}@{rng.choice(DOMAINS)}".lower(),
+                "full_name": f"{first} {last}",
+                "created_at": stamp_of(rng.randint(-900, -500), rng)})
+
+    def memberships(self) -> dict[str, list[dict]]:
+        """Every user is in one to three projects."""
+        members: dict[str, list[dict]] = {key: [] for key, _, _ in PROJECTS}
+        for user in self.data["users"]:
+            for key in self.rng.sample([p[0] for p in PROJECTS],
+                                       self.rng.choice((1, 1, 2, 2, 3))):
+                members[key].append(user)
+        return members
+
+
+class _Project:
+    """One project and its rows, drawn table by table in a fixed order."""
+
+    def __init__(self, tracker: _Tracker, key: str, team: list[dict]) -> None:
+        self.tracker, self.rng, self.data = tracker, tracker.rng, tracker.data
+        self.key, self.team = key, team
+        self.issues: list[dict] = []
+
+    def draw(self, name: str, description: str) -> None:
+        self.project(name, description)
+        self.labels()
+        self.sprints()
+        titles = self.rng.sample([(c, p, t) for c in COMPONENTS for p, t in PROBLEMS],
+                                 self.rng.randint(60, 110))
+        for number, (component, problem, kind) in enumerate(titles, start=1):
+            self.issue(number, component, problem, kind)
+        self.links()
+
+    def project(self, name: str, description: str) -> None:
+        rng = self.rng
+        lead = self.team[0]
+        self.project_id = self.tracker.new_id("prj_", 16)
         created = rng.randint(-480, -420)
-        data["projects"].append({"project_id": project_id, "key": key, "name": name,
-                                 "description": description, "lead_id": lead["user_id"],
-                                 "created_at": stamp_of(created, rng)})
-        for user in team:
-            data["project_members"].append({
-                "project_id": project_id, "user_id": user["user_id"],
+        self.data["projects"].append({"project_id": self.project_id, "key": self.key,
+                                      "name": name, "description": description,
+                                      "lead_id": lead["user_id"],
+                                      "created_at": stamp_of(created, rng)})
+        for user in self.team:
+            self.data["project_members"].append({
+                "project_id": self.project_id, "user_id": user["user_id"],
                 "role": "lead" if user is lead else "member",
                 "joined_at": stamp_of(rng.randint(created, -30), rng)})
-        labels = sorted(rng.sample(LABELS, rng.randint(4, 7)))
-        for label in labels:
-            data["labels"].append({"project_id": project_id, "name": label,
-                                   "color": rng.choice(COLORS)})
-        # Sprints: closed, closed, active (today inside), planned.
+
+    def labels(self) -> None:
+        self.label_names = sorted(self.rng.sample(LABELS, self.rng.randint(4, 7)))
+        for label in self.label_names:
+            self.data["labels"].append({"project_id": self.project_id, "name": label,
+                                        "color": self.rng.choice(COLORS)})
+
+    def sprints(self) -> None:
+        """Closed, closed, active (today inside), planned."""
+        rng = self.rng
         first_number = rng.randint(8, 40)
         active_start = -rng.randint(0, 13)
         sprints = []
         for k, state in enumerate(("closed", "closed", "active", "planned")):
             start = active_start + 14 * (k - 2)
-            sprint = {"sprint_id": new_id("spr_"), "project_id": project_id,
+            sprint = {"sprint_id": self.tracker.new_id("spr_"), "project_id": self.project_id,
                       "name": f"Sprint {first_number + k}", "start_date": date_of(start),
                       "end_date": date_of(start + 13), "state": state}
             sprints.append(sprint)
-            data["sprints"].append(sprint)
-        closed, active, planned = sprints[:2], sprints[2], sprints[3]
+            self.data["sprints"].append(sprint)
+        self.closed, self.active, self.planned = sprints[:2], sprints[2], sprints[3]
 
-        titles = rng.sample([(c, p, t) for c in COMPONENTS for p, t in PROBLEMS],
-                            rng.randint(60, 110))
-        issues = []
-        for number, (component, problem, kind) in enumerate(titles, start=1):
-            status = rng.choices(STATUSES, weights=(30, 20, 15, 25, 10))[0]
-            assigned = rng.random() < {"open": 0.4, "wont_fix": 0.5}.get(status, 0.9)
-            assignee = rng.choice(team)["user_id"] if assigned else None
-            reporter = rng.choice(team)["user_id"]
-            roll = rng.random()
-            if status in ("in_progress", "in_review"):
-                sprint = active if roll < 0.8 else None
-            elif status == "done":
-                sprint = rng.choice(closed) if roll < 0.5 else (active if roll < 0.7 else None)
-            elif status == "open":
-                sprint = planned if roll < 0.25 else (active if roll < 0.4 else None)
-            else:
-                sprint = None
-            day = rng.randint(-400, -70)  # room for three status changes
-            created_at = stamp_of(day, rng)
-            issue_id = f"{key}-{number}"
-            events = [(None, "created", None, "open", created_at)]
-            stamp = created_at
-            history = _HISTORY[status]
-            for old, new in zip(history, history[1:]):
-                day = rng.randint(day + 1, day + 20)
-                stamp = stamp_of(day, rng)
-                events.append((old, "status", old, new, stamp))
-            due = None
-            if status not in CLOSED and rng.random() < 0.25:
-                due = date_of(rng.randint(-10, 60))
-            issue = {"issue_id": issue_id, "project_id": project_id, "number": number,
-                     "title": f"{component} {problem}",
-                     "description": f"{component} {problem}. Reported by the "
-                                    f"{rng.choice(('support', 'QA', 'design', 'sales'))} team.",
-                     "type": kind, "status": status,
-                     "priority": rng.choices(PRIORITIES, weights=(25, 40, 25, 10))[0],
-                     "reporter_id": reporter, "assignee_id": assignee,
-                     "sprint_id": sprint["sprint_id"] if sprint else None, "due_date": due,
-                     "created_at": created_at, "updated_at": stamp,
-                     "resolved_at": stamp if status in CLOSED else None}
-            issues.append(issue)
-            data["issues"].append(issue)
-            for _, field, old, new, when in events:
-                event_id += 1
-                actor = reporter if field == "created" else (assignee or reporter)
-                data["issue_events"].append({
-                    "event_id": event_id, "issue_id": issue_id, "actor_id": actor,
-                    "field": field, "old_value": old, "new_value": new, "created_at": when})
-            for label in sorted(rng.sample(labels, rng.choice((0, 1, 1, 2)))):
-                data["issue_labels"].append({"issue_id": issue_id, "project_id": project_id,
-                                             "label": label})
-            for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
-                comment_id += 1
-                data["comments"].append({
-                    "comment_id": comment_id, "issue_id": issue_id,
-                    "author_id": rng.choice(team)["user_id"], "body": rng.choice(COMMENTS),
-                    "created_at": stamp_of(rng.randint(day_of(
-                        dt.date.fromisoformat(created_at[:10])), -1), rng)})
+    def sprint_of(self, status: str, roll: float) -> dict | None:
+        if status in ("in_progress", "in_review"):
+            return self.active if roll < 0.8 else None
+        if status == "done":
+            return self.rng.choice(self.closed) if roll < 0.5 else (
+                self.active if roll < 0.7 else None)
+        if status == "open":
+            return self.planned if roll < 0.25 else (self.active if roll < 0.4 else None)
+        return None
 
+    def issue(self, number: int, component: str, problem: str, kind: str) -> None:
+        rng = self.rng
+        status = rng.choices(STATUSES, weights=(30, 20, 15, 25, 10))[0]
+        assigned = rng.random() < {"open": 0.4, "wont_fix": 0.5}.get(status, 0.9)
+        assignee = rng.choice(self.team)["user_id"] if assigned else None
+        reporter = rng.choice(self.team)["user_id"]
+        sprint = self.sprint_of(status, rng.random())
+        day = rng.randint(-400, -70)  # room for three status changes
+        created_at = stamp_of(day, rng)
+        issue_id = f"{self.key}-{number}"
+        events = [("created", None, "open", created_at)]
+        stamp = created_at
+        history = _HISTORY[status]
+        for old, new in itertools.pairwise(history):
+            day = rng.randint(day + 1, day + 20)
+            stamp = stamp_of(day, rng)
+            events.append(("status", old, new, stamp))
+        due = None
+        if status not in CLOSED and rng.random() < 0.25:
+            due = date_of(rng.randint(-10, 60))
+        issue = {"issue_id": issue_id, "project_id": self.project_id, "number": number,
+                 "title": f"{component} {problem}",
+                 "description": f"{component} {problem}. Reported by the "
+                                f"{rng.choice(('support', 'QA', 'design', 'sales'))} team.",
+                 "type": kind, "status": status,
+                 "priority": rng.choices(PRIORITIES, weights=(25, 40, 25, 10))[0],
+                 "reporter_id": reporter, "assignee_id": assignee,
+                 "sprint_id": sprint["sprint_id"] if sprint else None, "due_date": due,
+                 "created_at": created_at, "updated_at": stamp,
+                 "resolved_at": stamp if status in CLOSED else None}
+        self.issues.append(issue)
+        self.data["issues"].append(issue)
+        self.issue_events(issue, events)
+        self.issue_labels(issue_id)
+        self.comments(issue_id, created_at)
+
+    def issue_events(self, issue: dict, events: list[tuple]) -> None:
+        reporter, assignee = issue["reporter_id"], issue["assignee_id"]
+        for field, old, new, when in events:
+            self.tracker.event_id += 1
+            actor = reporter if field == "created" else (assignee or reporter)
+            self.data["issue_events"].append({
+                "event_id": self.tracker.event_id, "issue_id": issue["issue_id"],
+                "actor_id": actor, "field": field, "old_value": old, "new_value": new,
+                "created_at": when})
+
+    def issue_labels(self, issue_id: str) -> None:
+        for label in sorted(self.rng.sample(self.label_names, self.rng.choice((0, 1, 1, 2)))):
+            self.data["issue_labels"].append({"issue_id": issue_id,
+                                              "project_id": self.project_id, "label": label})
+
+    def comments(self, issue_id: str, created_at: str) -> None:
+        rng = self.rng
+        for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
+            self.tracker.comment_id += 1
+            self.data["comments"].append({
+                "comment_id": self.tracker.comment_id, "issue_id": issue_id,
+                "author_id": rng.choice(self.team)["user_id"], "body": rng.choice(COMMENTS),
+                "created_at": stamp_of(rng.randint(day_of(
+                    dt.date.fromisoformat(created_at[:10])), -1), rng)})
+
+    def links(self) -> None:
+        rng, issues = self.rng, self.issues
         linked: set[tuple] = set()
         for _ in range(len(issues) // 5):
             a, b = sorted(rng.sample(issues, 2), key=lambda i: i["number"])
@@ -254,8 +279,17 @@ def generate(seed: int = 0, n_users: int = 250) -> dict:
             if (a["issue_id"], b["issue_id"]) in linked:
                 continue
             linked.add((a["issue_id"], b["issue_id"]))
-            data["issue_links"].append({
+            self.data["issue_links"].append({
                 "source_id": a["issue_id"], "target_id": b["issue_id"], "kind": kind,
-                "created_by": rng.choice(team)["user_id"],
+                "created_by": rng.choice(self.team)["user_id"],
                 "created_at": max(a["created_at"], b["created_at"])})
-    return data
+
+
+def generate(seed: int = 0, n_users: int = 250) -> dict:
+    """The native data of an issue tracker database, deterministic from ``seed``."""
+    tracker = _Tracker(seed)
+    tracker.users(n_users)
+    members = tracker.memberships()
+    for key, name, description in PROJECTS:
+        _Project(tracker, key, members[key]).draw(name, description)
+    return tracker.data

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import sqlite3
 
+from ...core.rules import LIMIT, rule_checker
 from .generate import WORKFLOW
 
 __all__ = ["invariants", "RULES"]
 
-LIMIT = 10
 
 #: (description, query returning one text column per offending row).
 RULES: list[tuple[str, str]] = [
@@ -99,9 +99,4 @@ def _cycle_problems(db: sqlite3.Connection) -> list[str]:
     return []
 
 
-def invariants(db: sqlite3.Connection) -> list[str]:
-    problems = []
-    for description, query in RULES:
-        for (row,) in db.execute(f"{query} LIMIT {LIMIT}"):
-            problems.append(f"{description}: {row}")
-    return problems + _workflow_problems(db) + _cycle_problems(db)
+invariants = rule_checker(RULES, _workflow_problems, _cycle_problems)

@@ -1,32 +1,7 @@
-"""Hidden-intent tasks of the issue tracker domain (a :class:`RuleTaskKit` of samplers).
-
-The user identifies themself by email or by username. They know their projects, sprints
-and colleagues by name and issues by title (or as the bug they reported on some day);
-they never know issue, project, sprint or user ids, so each of those is a
-:class:`~tool_gym.core.tasks.Description` proven unique by a query.
-
-Constraint types:
-
-=============================  ========================================================
-``transition_issue``           move an issue one step along the workflow (or close it as
-                               won't fix)
-``assign_issue``               assign an issue to a project member
-``change_priority``            change an issue's priority
-``add_label``                  add one of the project's labels to an issue
-``add_comment``                comment on an issue with the user's words
-``create_issue``               file a new issue in one of the user's projects
-``link_blocking``              record that one issue blocks another
-``move_to_sprint``             put an issue into a planned or active sprint
-``info_assignee``              who an issue is assigned to (full name)
-``info_open_count``            how many unresolved issues of a project are assigned to the user
-``info_sprint_end``            the end date of a sprint
-``refuse_done_while_blocked``  refusal: marking done an issue that an unresolved issue blocks
-=============================  ========================================================
-
-Samplers claim the issues they act on or ask about (and the issues that block them), the
-titles they rely on or create, and ``("count", project)`` when the user's count of
-unresolved issues in that project could change, so the constraints of one task never
-interfere.
+"""Hidden-intent tasks of the issue tracker domain (issues, projects, sprints and their
+members): the constraint samplers and ``TASKS``, the domain's
+:class:`~tool_gym.core.taskkit.RuleTaskKit`. Types, descriptions and claims:
+``docs/issue-tracker-tasks.md``.
 """
 
 from __future__ import annotations
@@ -34,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.actions import ToolCall
+from ...core.sampler_parts import Login, describe_any, write_need
 from ...core.taskkit import RuleTaskKit, SampleContext
-from ...core.tasks import Constraint, Description, Expectation, PlanStep, Refusal
+from ...core.sampler_parts import by_name
+from ...core.task_model import Constraint, Description, Expectation, PlanStep, Refusal
 from .generate import COMPONENTS, PROBLEMS
 from .tools import unresolved_blockers
 
@@ -45,8 +22,6 @@ _BLOCKED_BY_WORDS = (
     "dependencies", "unresolved", "not resolved", "still open", "in progress")
 
 
-DONE = "Done. Is there anything else I can help you with?"
-PROCEED = "Shall I proceed?"
 STATUS_WORDS = {"open": "open", "in_progress": "in progress", "in_review": "in review",
                 "done": "done", "wont_fix": "won't fix"}
 STATUS_TERMS = {"open": ("open",), "in_progress": ("in progress", "in_progress", "in-progress"),
@@ -117,11 +92,7 @@ def describe_issue(ctx: SampleContext, issue: Issue) -> Description | None:
             q + "i.reporter_id = ? AND i.type = ? AND p.name = ? "
                 "AND substr(i.created_at, 1, 10) = ?",
             (ctx.user_id, ctx.user_id, issue.type, issue.project, issue.reported_on)))
-    for text, fields, query, params in ctx.shuffled(options):
-        found = ctx.describe("issue", text, fields, issue.issue_id, query, params)
-        if found is not None:
-            return found
-    return None
+    return describe_any(ctx, "issue", issue.issue_id, options)
 
 
 def describe_member(ctx: SampleContext, project_id: str, project: str, user_id: str,
@@ -153,16 +124,6 @@ def _find(ctx: SampleContext, issue: Issue, d: Description) -> tuple[PlanStep, .
     return (PlanStep(call=ToolCall("get_user_details", {"user_id": ctx.user_id})),
             PlanStep(call=ToolCall("search_issues", search)),
             PlanStep(call=ToolCall("get_issue_details", {"issue_id": issue.issue_id})))
-
-
-def _write(kind: str, args: dict, refs: dict, call: ToolCall, target: str, terms: tuple,
-           say: tuple, proposal: str, reads: tuple, expect: tuple) -> Constraint:
-    return Constraint(
-        kind, {**args, "call": {"name": call.name, "arguments": dict(call.arguments)}}, refs,
-        writes=((call.name, target),), confirm_terms=terms, say=say,
-        solution=(*reads, PlanStep(say=f"{proposal} {PROCEED}", expects_confirmation=True),
-                  PlanStep(call=call), PlanStep(say=DONE)),
-        expect=expect)
 
 
 def _claim_count(ctx: SampleContext, issue: Issue, *users: str | None) -> tuple:
@@ -202,7 +163,7 @@ def transition_issue(ctx: SampleContext) -> Constraint | None:
             continue
         call = ToolCall("transition_issue", {"issue_id": issue.issue_id,
                                              "user_id": ctx.user_id, "status": status})
-        return _write(
+        return write_need(
             "transition_issue", {"issue_id": issue.issue_id, "status": status}, {"issue": d},
             call, issue.issue_id, ((issue.title,), STATUS_TERMS[status]),
             tuple(s.format(d=d.text, D=_cap(d.text)) for s in _SAY_STATUS[status]),
@@ -233,7 +194,7 @@ def assign_issue(ctx: SampleContext) -> Constraint | None:
         who = "me" if me else full_name
         call = ToolCall("assign_issue", {"issue_id": issue.issue_id, "user_id": ctx.user_id,
                                          "assignee_id": member})
-        return _write(
+        return write_need(
             "assign_issue", {"issue_id": issue.issue_id, "assignee_id": member},
             {"issue": d, "assignee": dm}, call, issue.issue_id,
             ((issue.title,), (full_name, username, "to you", "yourself") if me
@@ -258,7 +219,7 @@ def change_priority(ctx: SampleContext) -> Constraint | None:
             continue
         call = ToolCall("set_issue_priority", {"issue_id": issue.issue_id,
                                                "user_id": ctx.user_id, "priority": priority})
-        return _write(
+        return write_need(
             "change_priority", {"issue_id": issue.issue_id, "priority": priority},
             {"issue": d}, call, issue.issue_id, ((issue.title,), (priority,)),
             (f"Please set the priority of {d.text} to {priority}.",
@@ -285,7 +246,7 @@ def add_label(ctx: SampleContext) -> Constraint | None:
             continue
         call = ToolCall("add_label", {"issue_id": issue.issue_id, "user_id": ctx.user_id,
                                       "label": label})
-        return _write(
+        return write_need(
             "add_label", {"issue_id": issue.issue_id, "label": label}, {"issue": d}, call,
             issue.issue_id, ((issue.title,), (label,)),
             (f"Please add the label '{label}' to {d.text}.",
@@ -307,7 +268,7 @@ def add_comment(ctx: SampleContext) -> Constraint | None:
                              "AND author_id = ? AND body = ?", (issue.issue_id, ctx.user_id, body))
         call = ToolCall("add_comment", {"issue_id": issue.issue_id, "user_id": ctx.user_id,
                                         "body": body})
-        return _write(
+        return write_need(
             "add_comment", {"issue_id": issue.issue_id, "body": body}, {"issue": d}, call,
             issue.issue_id, ((issue.title,), (body,)),
             (f"Please add this comment to {d.text}: \"{body}\"",
@@ -342,7 +303,7 @@ def create_issue(ctx: SampleContext) -> Constraint | None:
         priority = ctx.pick(("low", "medium", "high", "critical"))
         call = ToolCall("create_issue", {"project_id": project_id, "user_id": ctx.user_id,
                                          "title": title, "type": kind, "priority": priority})
-        return _write(
+        return write_need(
             "create_issue", {"project_id": project_id, "title": title, "type": kind,
                              "priority": priority}, {"project": dp}, call, project_id,
             ((title,), (kind,), (priority,)),
@@ -387,7 +348,7 @@ def link_blocking(ctx: SampleContext) -> Constraint | None:
             continue
         call = ToolCall("link_issues", {"issue_id": a.issue_id, "user_id": ctx.user_id,
                                         "target_issue_id": b.issue_id, "kind": "blocks"})
-        return _write(
+        return write_need(
             "link_blocking", {"issue_id": a.issue_id, "target_issue_id": b.issue_id},
             {"blocker": da, "blocked": db_}, call, a.issue_id,
             ((a.title,), (b.title,), ("block",)),
@@ -417,7 +378,7 @@ def move_to_sprint(ctx: SampleContext) -> Constraint | None:
             continue
         call = ToolCall("move_issue_to_sprint", {"issue_id": issue.issue_id,
                                                  "user_id": ctx.user_id, "sprint_id": sprint_id})
-        return _write(
+        return write_need(
             "move_to_sprint", {"issue_id": issue.issue_id, "sprint_id": sprint_id},
             {"issue": d, "sprint": ds}, call, issue.issue_id, ((issue.title,), (name,)),
             (f"Please put {d.text} into {ds.text}.",
@@ -545,42 +506,16 @@ def policy_violations(db, tool: str, arguments: dict) -> list[str]:
 
 # --------------------------------------------------------------------------- the kit
 
+LOGIN = Login("users", "user_id", "find_user_by_email", "find_user_by_username")
 
-def identify(ctx: SampleContext) -> Description | None:
-    (email, username), = ctx.rows("SELECT email, username FROM users WHERE user_id = ?",
-                                  (ctx.user_id,))
-    if ctx.rng.random() < 0.5:
-        return ctx.describe("user", f"my email is {email}", {"email": email}, ctx.user_id,
-                            "SELECT user_id FROM users WHERE email = ?", (email,))
-    return ctx.describe("user", f"my username is {username}", {"username": username},
-                        ctx.user_id, "SELECT user_id FROM users WHERE username = ?", (username,))
-
-
-def auth_call(d: Description) -> ToolCall:
-    if "email" in d.fields:
-        return ToolCall("find_user_by_email", {"email": d.fields["email"]})
-    return ToolCall("find_user_by_username", {"username": d.fields["username"]})
-
-
-SAMPLERS = {
-    "transition_issue": transition_issue,
-    "assign_issue": assign_issue,
-    "change_priority": change_priority,
-    "add_label": add_label,
-    "add_comment": add_comment,
-    "create_issue": create_issue,
-    "link_blocking": link_blocking,
-    "move_to_sprint": move_to_sprint,
-    "info_assignee": info_assignee,
-    "info_open_count": info_open_count,
-    "info_sprint_end": info_sprint_end,
-    "refuse_done_while_blocked": refuse_done_while_blocked,
-}
+SAMPLERS = by_name(
+    transition_issue, assign_issue, change_priority, add_label, add_comment, create_issue,
+    link_blocking, move_to_sprint, info_assignee, info_open_count, info_sprint_end,
+    refuse_done_while_blocked)
 
 TASKS = RuleTaskKit(
     "issue_tracker", SAMPLERS,
-    users_table="users", user_column="user_id", identify=identify, auth_call=auth_call,
-    auth_tools=("find_user_by_email", "find_user_by_username"),
+    **LOGIN.kit_keywords(),
     owners={name: ("SELECT user_id FROM users WHERE user_id = ?", "user_id")
             for name in WRITE_TOOLS},
     ask_identity="Before I can help, I need to verify your identity. Could you give me your "

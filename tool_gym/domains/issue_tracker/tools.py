@@ -17,6 +17,9 @@ import datetime as dt
 import unicodedata
 from typing import Annotated, Literal
 
+from ...core.common_tools import human_transfer_tool
+from ...core.ids import next_number
+from ...core.rows import fetch_dicts, fetch_row, find_id
 from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .generate import CLOSED, NOW, WORKFLOW
 
@@ -53,25 +56,21 @@ ISSUE_RETURNS = {"issue_id": "issue_id", "project_id": "project_id",
 
 
 def _issue(db, issue_id: str) -> dict:
-    row = db.execute(f"{_ISSUE_SELECT} WHERE issue_id = ?", (issue_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"issue '{issue_id}' not found")
+    row = fetch_row(db, f"{_ISSUE_SELECT} WHERE issue_id = ?", (issue_id,),
+                    f"issue '{issue_id}' not found")
     return dict(zip(ISSUE_COLUMNS, row))
 
 
 def _user(db, user_id: str) -> dict:
-    row = db.execute("SELECT user_id, username, email, full_name FROM users WHERE user_id = ?",
-                     (user_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"user '{user_id}' not found")
+    row = fetch_row(db, "SELECT user_id, username, email, full_name FROM users WHERE user_id = ?",
+                    (user_id,), f"user '{user_id}' not found")
     return dict(zip(("user_id", "username", "email", "full_name"), row))
 
 
 def _project(db, project_id: str) -> dict:
-    row = db.execute("SELECT project_id, key, name, description, lead_id, created_at "
-                     "FROM projects WHERE project_id = ?", (project_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"project '{project_id}' not found")
+    row = fetch_row(db, "SELECT project_id, key, name, description, lead_id, created_at "
+                    "FROM projects WHERE project_id = ?", (project_id,),
+                    f"project '{project_id}' not found")
     return dict(zip(("project_id", "key", "name", "description", "lead_id", "created_at"), row))
 
 
@@ -176,16 +175,16 @@ def _record(db, issue_id: str) -> dict:
         links.append({"relation": relation, "issue_id": other["issue_id"],
                       "title": other["title"], "status": other["status"]})
     record["links"] = links
-    record["comments"] = [
-        {"comment_id": r[0], "author": r[1], "body": r[2], "created_at": r[3]}
-        for r in db.execute("SELECT c.comment_id, u.username, c.body, c.created_at "
-                            "FROM comments c JOIN users u ON u.user_id = c.author_id "
-                            "WHERE c.issue_id = ? ORDER BY c.comment_id", (issue_id,))]
-    record["history"] = [
-        {"field": r[0], "from": r[1], "to": r[2], "by": r[3], "at": r[4]}
-        for r in db.execute("SELECT e.field, e.old_value, e.new_value, u.username, e.created_at "
-                            "FROM issue_events e JOIN users u ON u.user_id = e.actor_id "
-                            "WHERE e.issue_id = ? ORDER BY e.event_id", (issue_id,))]
+    record["comments"] = fetch_dicts(
+        db, ("comment_id", "author", "body", "created_at"),
+        "SELECT c.comment_id, u.username, c.body, c.created_at FROM comments c "
+        "JOIN users u ON u.user_id = c.author_id WHERE c.issue_id = ? ORDER BY c.comment_id",
+        (issue_id,))
+    record["history"] = fetch_dicts(
+        db, ("field", "from", "to", "by", "at"),
+        "SELECT e.field, e.old_value, e.new_value, u.username, e.created_at FROM issue_events e "
+        "JOIN users u ON u.user_id = e.actor_id WHERE e.issue_id = ? ORDER BY e.event_id",
+        (issue_id,))
     return record
 
 
@@ -193,11 +192,8 @@ def _record(db, issue_id: str) -> dict:
 
 
 def _find_user(db, column: str, value: str, what: str) -> str:
-    row = db.execute(f"SELECT user_id FROM users WHERE {column} = ?",
-                     (value.strip().lower(),)).fetchone()
-    if row is None:
-        raise ToolError(f"no user with {what} '{value[:200]}'")
-    return row[0]
+    return find_id(db, "users", "user_id", column, value.strip().lower(),
+                   f"no user with {what} '{value[:200]}'")
 
 
 @tool(Category.READ, returns={".": UserId})
@@ -230,11 +226,11 @@ def get_user_details(db, user_id: UserId) -> dict:
         user_id: The user's id, such as 'u_1a2b3c'.
     """
     user = _user(db, user_id)
-    user["projects"] = [
-        {"project_id": r[0], "key": r[1], "name": r[2], "role": r[3]}
-        for r in db.execute("SELECT p.project_id, p.key, p.name, m.role FROM project_members m "
-                            "JOIN projects p ON p.project_id = m.project_id "
-                            "WHERE m.user_id = ? ORDER BY p.name", (user_id,))]
+    user["projects"] = fetch_dicts(
+        db, ("project_id", "key", "name", "role"),
+        "SELECT p.project_id, p.key, p.name, m.role FROM project_members m "
+        "JOIN projects p ON p.project_id = m.project_id WHERE m.user_id = ? ORDER BY p.name",
+        (user_id,))
     return user
 
 
@@ -247,18 +243,31 @@ def get_project_details(db, project_id: ProjectId) -> dict:
         project_id: The project's id, such as 'prj_1a2b'.
     """
     project = _project(db, project_id)
-    project["members"] = [
-        {"user_id": r[0], "username": r[1], "full_name": r[2], "role": r[3]}
-        for r in db.execute("SELECT u.user_id, u.username, u.full_name, m.role "
-                            "FROM project_members m JOIN users u ON u.user_id = m.user_id "
-                            "WHERE m.project_id = ? ORDER BY u.full_name", (project_id,))]
+    project["members"] = fetch_dicts(
+        db, ("user_id", "username", "full_name", "role"),
+        "SELECT u.user_id, u.username, u.full_name, m.role FROM project_members m "
+        "JOIN users u ON u.user_id = m.user_id WHERE m.project_id = ? ORDER BY u.full_name",
+        (project_id,))
     project["labels"] = [r[0] for r in db.execute(
         "SELECT name FROM labels WHERE project_id = ? ORDER BY name", (project_id,))]
-    project["sprints"] = [
-        {"sprint_id": r[0], "name": r[1], "start_date": r[2], "end_date": r[3], "state": r[4]}
-        for r in db.execute("SELECT sprint_id, name, start_date, end_date, state FROM sprints "
-                            "WHERE project_id = ? ORDER BY start_date", (project_id,))]
+    project["sprints"] = fetch_dicts(
+        db, ("sprint_id", "name", "start_date", "end_date", "state"),
+        "SELECT sprint_id, name, start_date, end_date, state FROM sprints "
+        "WHERE project_id = ? ORDER BY start_date", (project_id,))
     return project
+
+
+def _issue_query(column: str, value: str, status: str) -> tuple[str, list]:
+    """SQL and parameters selecting the issues whose ``column`` is ``value`` and whose
+    status matches ``status`` (a status, 'unresolved' or 'any')."""
+    sql = f"{_ISSUE_SELECT} WHERE {column} = ?"
+    params: list = [value]
+    if status == "unresolved":
+        sql += " AND status NOT IN ('done', 'wont_fix')"
+    elif status != "any":
+        sql += " AND status = ?"
+        params.append(status)
+    return sql, params
 
 
 @tool(Category.READ, returns={"issue_id": IssueId, "assignee_id": UserId,
@@ -277,13 +286,7 @@ def search_issues(db, project_id: ProjectId, query: str = "",
         assignee_id: Only issues assigned to this user id; empty for any.
     """
     _project(db, project_id)
-    sql = f"{_ISSUE_SELECT} WHERE project_id = ?"
-    params: list = [project_id]
-    if status == "unresolved":
-        sql += " AND status NOT IN ('done', 'wont_fix')"
-    elif status != "any":
-        sql += " AND status = ?"
-        params.append(status)
+    sql, params = _issue_query("project_id", project_id, status)
     if assignee_id:
         sql += " AND assignee_id = ?"
         params.append(assignee_id)
@@ -322,13 +325,7 @@ def list_user_issues(db, user_id: UserId,
         status: A status, 'unresolved' (the default: not done and not won't fix) or 'any'.
     """
     _user(db, user_id)
-    sql = f"{_ISSUE_SELECT} WHERE assignee_id = ?"
-    params: list = [user_id]
-    if status == "unresolved":
-        sql += " AND status NOT IN ('done', 'wont_fix')"
-    elif status != "any":
-        sql += " AND status = ?"
-        params.append(status)
+    sql, params = _issue_query("assignee_id", user_id, status)
     out = []
     for row in db.execute(sql + " ORDER BY project_id, number", params):
         issue = dict(zip(ISSUE_COLUMNS, row))
@@ -361,8 +358,7 @@ def create_issue(db, project_id: ProjectId, user_id: UserId, title: str, type: I
                   (project_id, title)).fetchone():
         raise ToolError(f"the project '{project['name']}' already has an issue titled "
                         f"'{title}'")
-    number = db.execute("SELECT coalesce(max(number), 0) + 1 FROM issues WHERE project_id = ?",
-                        (project_id,)).fetchone()[0]
+    number = next_number(db, "issues", "number", start=1, scope={"project_id": project_id})
     issue_id = f"{project['key']}-{number}"
     db.execute(f"INSERT INTO issues ({', '.join(ISSUE_COLUMNS)}) VALUES "
                f"(?, ?, ?, ?, ?, ?, 'open', ?, ?, NULL, NULL, NULL, ?, ?, NULL)",
@@ -586,10 +582,8 @@ def move_issue_to_sprint(db, issue_id: IssueId, user_id: UserId, sprint_id: Spri
         sprint_id: The sprint's id (see get_project_details).
     """
     issue = _acting_on(db, issue_id, user_id)
-    row = db.execute("SELECT project_id, name, state FROM sprints WHERE sprint_id = ?",
-                     (sprint_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"sprint '{sprint_id}' not found")
+    row = fetch_row(db, "SELECT project_id, name, state FROM sprints WHERE sprint_id = ?",
+                    (sprint_id,), f"sprint '{sprint_id}' not found")
     project_id, name, state = row
     if project_id != issue["project_id"]:
         raise ToolError(f"'{name}' is a sprint of another project")
@@ -630,12 +624,7 @@ def set_due_date(db, issue_id: IssueId, user_id: UserId, due_date: str) -> dict:
     return _record(db, issue_id)
 
 
-@tool(Category.GENERIC)
-def transfer_to_human_agents(db, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of their issue. Only do this
-    when the user asks for a human or the request cannot be handled with the tools.
-
-    Args:
-        summary: A short summary of the user's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = human_transfer_tool(
+    "Transfer the user to a human agent, with a summary of their issue. Only do this when "
+    "the user asks for a human or the request cannot be handled with the tools.",
+    "A short summary of the user's issue.")

@@ -6,13 +6,11 @@ one cheap SQL query; at most ``LIMIT`` offending rows are reported per rule.
 
 from __future__ import annotations
 
-import sqlite3
-
+from ...core.rules import rule_checker
 from .tools import CANCEL_REASONS, ORDER_STATUSES
 
 __all__ = ["invariants", "RULES"]
 
-LIMIT = 10
 
 _statuses = ", ".join(f"'{s}'" for s in ORDER_STATUSES)
 _reasons = ", ".join(f"'{r}'" for r in CANCEL_REASONS)
@@ -83,13 +81,4 @@ RULES: list[tuple[str, str]] = [
 ]
 
 
-def invariants(db: sqlite3.Connection) -> list[str]:
-    """Problems with the retail rules in ``db``; an empty list when all hold."""
-    problems: list[str] = []
-    for description, query in RULES:
-        rows = db.execute(f"{query} LIMIT {LIMIT + 1}").fetchall()
-        for (what,) in rows[:LIMIT]:
-            problems.append(f"{description}: {what}")
-        if len(rows) > LIMIT:
-            problems.append(f"{description}: ... (more)")
-    return problems
+invariants = rule_checker(RULES, flag_more=True)

@@ -20,9 +20,11 @@ from collections import Counter
 from functools import lru_cache
 from typing import Annotated
 
-from ...core import arithmetic
+from ...core import common_tools
+from ...core.common_tools import human_transfer_tool
+from ...core.rows import fetch_parts, fetch_row
 from ...core.tools import Category, Entity, Quotas, ToolError, to_json, tool
-from .tau2 import (
+from .io import (
     ORDER_COLUMNS,
     order_record,
     payment_method_record,
@@ -87,10 +89,7 @@ _ORDER_SQL = f"SELECT {ORDER_COLUMNS} FROM orders WHERE order_id = ?"
 
 
 def _order_row(db: sqlite3.Connection, order_id: str) -> tuple:
-    row = db.execute(_ORDER_SQL, (order_id,)).fetchone()
-    if row is None:
-        raise ToolError("Order not found")
-    return row
+    return fetch_row(db, _ORDER_SQL, (order_id,), "Order not found")
 
 
 _ORDER_PARTS_SQL = (
@@ -103,15 +102,9 @@ _ORDER_PARTS_SQL = (
 )
 
 
-def _part_key(row: tuple) -> tuple:
-    return row[0], row[1]
-
-
 def _order_parts(db: sqlite3.Connection, order_id: str) -> list[tuple]:
     """The rows of an order's items, fulfillments and payments, in that order (one query)."""
-    parts = db.execute(_ORDER_PARTS_SQL, (order_id,)).fetchall()
-    parts.sort(key=_part_key)
-    return parts
+    return fetch_parts(db, _ORDER_PARTS_SQL, (order_id,))
 
 
 def _order_from_parts(row: tuple, parts: list | tuple) -> dict:
@@ -147,11 +140,19 @@ def _order_by_id(db: sqlite3.Connection, order_id: str) -> dict:
     return _order(db, _order_row(db, order_id))
 
 
+def _order_owner(db: sqlite3.Connection, order_id: str, status: str, action: str) -> str:
+    """The user id of an order whose status is ``status``; a ``ToolError`` saying only
+    such an order can be ``action`` (e.g. 'cancelled') otherwise."""
+    row = _order_row(db, order_id)
+    if row[8] != status:
+        raise ToolError(f"Order is not {status}; only a {status} order can be {action}")
+    return row[1]
+
+
 def _user(db: sqlite3.Connection, user_id: str) -> dict:
-    row = db.execute("SELECT user_id, first_name, last_name, email, address1, address2, city, "
-                     "country, state, zip FROM users WHERE user_id = ?", (user_id,)).fetchone()
-    if row is None:
-        raise ToolError("User not found")
+    row = fetch_row(db, "SELECT user_id, first_name, last_name, email, address1, address2, city, "
+                    "country, state, zip FROM users WHERE user_id = ?", (user_id,),
+                    "User not found")
     methods = {mid: payment_method_record(source, mid, brand, last_four, balance)
                for mid, source, brand, last_four, balance in db.execute(
                    "SELECT id, source, brand, last_four, balance FROM payment_methods "
@@ -163,11 +164,8 @@ def _user(db: sqlite3.Connection, user_id: str) -> dict:
 
 def _payment_method(db: sqlite3.Connection, user_id: str, method_id: str) -> tuple:
     """``(source, balance)`` of one of the user's payment methods."""
-    row = db.execute("SELECT source, balance FROM payment_methods WHERE id = ? AND user_id = ?",
-                     (method_id, user_id)).fetchone()
-    if row is None:
-        raise ToolError("Payment method not found")
-    return row
+    return fetch_row(db, "SELECT source, balance FROM payment_methods WHERE id = ? AND user_id = ?",
+                     (method_id, user_id), "Payment method not found")
 
 
 def _variant_of_product(db: sqlite3.Connection, product_id: str, item_id: str) -> tuple:
@@ -203,6 +201,38 @@ def _check_multiset(item_ids: list[str], line_ids: list[str]) -> None:
         if wanted[item_id] > have[item_id]:
             raise ToolError(f"Item {item_id} not found in the order "
                             f"(or listed more times than the order contains it)")
+
+
+def _replaced_lines(db: sqlite3.Connection, order_id: str, item_ids: list[str],
+                    new_item_ids: list[str]) -> tuple[list[tuple], list[str]]:
+    """The order's lines and their item ids, once ``item_ids`` are among them and
+    ``new_item_ids`` pairs with them one to one."""
+    lines = _order_lines(db, order_id)
+    line_ids = [line[1] for line in lines]
+    _check_multiset(item_ids, line_ids)
+    if len(item_ids) != len(new_item_ids):
+        raise ToolError("item_ids and new_item_ids must have the same length")
+    return lines, line_ids
+
+
+def _price_difference(db: sqlite3.Connection, lines: list[tuple], line_ids: list[str],
+                      item_ids: list[str], new_item_ids: list[str], *,
+                      distinct: bool) -> tuple[float, tuple | None]:
+    """The summed price difference of replacing ``item_ids`` by ``new_item_ids`` (each new
+    item available; with ``distinct``, unlike the one it replaces), and ``(price,
+    options_json)`` of the last new item (``None`` for none)."""
+    diff = 0
+    last = None
+    for old, new in zip(item_ids, new_item_ids):
+        if distinct and old == new:
+            raise ToolError(f"The new item {new} must differ from the item it replaces")
+        line = lines[line_ids.index(old)]
+        available, price, options = _variant_of_product(db, line[2], new)
+        if not available:
+            raise ToolError(f"New item {new} is not available")
+        diff = diff + (price - line[3])
+        last = (price, options)
+    return diff, last
 
 
 def _set_balance(db: sqlite3.Connection, method_id: str, balance: float) -> None:
@@ -310,9 +340,8 @@ def get_product_details(db, product_id: ProductId) -> str:
         product_id: The product id, such as '6086499569'. Be careful: a product id is not
             the same as an item id.
     """
-    row = db.execute("SELECT name FROM products WHERE product_id = ?", (product_id,)).fetchone()
-    if row is None:
-        raise ToolError("Product not found")
+    row = fetch_row(db, "SELECT name FROM products WHERE product_id = ?", (product_id,),
+                    "Product not found")
     rows = db.execute("SELECT item_id, options, available, price FROM variants "
                       "WHERE product_id = ? ORDER BY ord", (product_id,)).fetchall()
     return _product_text(product_id, row[0], tuple(rows))
@@ -327,10 +356,8 @@ def get_item_details(db, item_id: ItemId) -> dict:
         item_id: The item id, such as '6086499569'. Be careful: an item id is not the same
             as a product id.
     """
-    row = db.execute("SELECT options, available, price FROM variants WHERE item_id = ?",
-                     (item_id,)).fetchone()
-    if row is None:
-        raise ToolError("Item not found")
+    row = fetch_row(db, "SELECT options, available, price FROM variants WHERE item_id = ?",
+                    (item_id,), "Item not found")
     return variant_record(item_id, _options(row[0]), row[1], row[2])
 
 
@@ -353,28 +380,13 @@ def list_all_product_types(db) -> str:
 # -------------------------------------------------------------------------- GENERIC
 
 
-@tool(Category.GENERIC)
-def calculate(db, expression: str) -> str:
-    """Calculate the result of an arithmetic expression. The result is rounded to 2
-    decimal places.
-
-    Args:
-        expression: The arithmetic expression to calculate, such as '2 + 2'. It may contain
-            numbers, the operators +, -, *, /, parentheses and spaces.
-    """
-    return arithmetic.calculate(expression)
+calculate = common_tools.calculate
 
 
-@tool(Category.GENERIC)
-def transfer_to_human_agents(db, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of the user's issue. Only
-    transfer if the user explicitly asks for a human agent, or if, given the policy and the
-    available tools, you cannot solve the user's issue.
-
-    Args:
-        summary: A summary of the user's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = human_transfer_tool(
+    "Transfer the user to a human agent, with a summary of the user's issue. Only "
+    "transfer if the user explicitly asks for a human agent, or if, given the policy and "
+    "the available tools, you cannot solve the user's issue.")
 
 
 # ---------------------------------------------------------------------------- WRITE
@@ -394,10 +406,7 @@ def cancel_pending_order(db, order_id: OrderId, reason: str) -> dict:
         reason: The reason for cancellation, which must be either 'no longer needed' or
             'ordered by mistake'.
     """
-    row = _order_row(db, order_id)
-    owner, status = row[1], row[8]
-    if status != "pending":
-        raise ToolError("Order is not pending; only a pending order can be cancelled")
+    owner = _order_owner(db, order_id, "pending", "cancelled")
     if reason not in CANCEL_REASONS:
         raise ToolError("Invalid reason; it must be 'no longer needed' or 'ordered by mistake'")
     payments = _order_payments(db, order_id)
@@ -509,26 +518,9 @@ def modify_pending_order_items(db, order_id: OrderId, item_ids: list[ItemId],
             price difference, such as 'gift_card_0000000' or 'credit_card_0000000'. It can
             be looked up in the user or order details.
     """
-    row = _order_row(db, order_id)
-    owner, status = row[1], row[8]
-    if status != "pending":
-        raise ToolError("Order is not pending; only a pending order can be modified")
-    lines = _order_lines(db, order_id)
-    line_ids = [line[1] for line in lines]
-    _check_multiset(item_ids, line_ids)
-    if len(item_ids) != len(new_item_ids):
-        raise ToolError("item_ids and new_item_ids must have the same length")
-    diff = 0
-    last = None
-    for old, new in zip(item_ids, new_item_ids):
-        if old == new:
-            raise ToolError(f"The new item {new} must differ from the item it replaces")
-        line = lines[line_ids.index(old)]
-        available, price, options = _variant_of_product(db, line[2], new)
-        if not available:
-            raise ToolError(f"New item {new} is not available")
-        diff = diff + (price - line[3])
-        last = (price, options)
+    owner = _order_owner(db, order_id, "pending", "modified")
+    lines, line_ids = _replaced_lines(db, order_id, item_ids, new_item_ids)
+    diff, last = _price_difference(db, lines, line_ids, item_ids, new_item_ids, distinct=True)
     source, balance = _payment_method(db, owner, payment_method_id)
     if source == "gift_card" and balance < diff:
         raise ToolError("Insufficient gift card balance to pay for the new items")
@@ -593,16 +585,12 @@ def return_delivered_order_items(db, order_id: OrderId, item_ids: list[ItemId],
             'gift_card_0000000' or 'credit_card_0000000'. It can be looked up in the user
             or order details.
     """
-    row = _order_row(db, order_id)
-    owner, status = row[1], row[8]
-    if status != "delivered":
-        raise ToolError("Order is not delivered; only a delivered order can be returned")
+    owner = _order_owner(db, order_id, "delivered", "returned")
     source, _ = _payment_method(db, owner, payment_method_id)
     if source != "gift_card":
-        first = db.execute("SELECT payment_method_id FROM order_payments "
-                           "WHERE order_id = ? ORDER BY pos LIMIT 1", (order_id,)).fetchone()
-        if first is None:
-            raise ToolError("The order has no payment")
+        first = fetch_row(db, "SELECT payment_method_id FROM order_payments "
+                          "WHERE order_id = ? ORDER BY pos LIMIT 1", (order_id,),
+                          "The order has no payment")
         if first[0] != payment_method_id:
             raise ToolError("The refund must go to the original payment method or a gift card")
     _check_multiset(item_ids, [line[1] for line in _order_lines(db, order_id)])
@@ -635,22 +623,9 @@ def exchange_delivered_order_items(db, order_id: OrderId, item_ids: list[ItemId]
             price difference, such as 'gift_card_0000000' or 'credit_card_0000000'. It can
             be looked up in the user or order details.
     """
-    row = _order_row(db, order_id)
-    owner, status = row[1], row[8]
-    if status != "delivered":
-        raise ToolError("Order is not delivered; only a delivered order can be exchanged")
-    lines = _order_lines(db, order_id)
-    line_ids = [line[1] for line in lines]
-    _check_multiset(item_ids, line_ids)
-    if len(item_ids) != len(new_item_ids):
-        raise ToolError("item_ids and new_item_ids must have the same length")
-    diff = 0
-    for old, new in zip(item_ids, new_item_ids):
-        line = lines[line_ids.index(old)]
-        available, price, _ = _variant_of_product(db, line[2], new)
-        if not available:
-            raise ToolError(f"New item {new} is not available")
-        diff = diff + (price - line[3])
+    owner = _order_owner(db, order_id, "delivered", "exchanged")
+    lines, line_ids = _replaced_lines(db, order_id, item_ids, new_item_ids)
+    diff, _ = _price_difference(db, lines, line_ids, item_ids, new_item_ids, distinct=False)
     diff = round(diff, 2)
     source, balance = _payment_method(db, owner, payment_method_id)
     if source == "gift_card" and balance < diff:

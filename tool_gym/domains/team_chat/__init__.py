@@ -1,37 +1,18 @@
 """Team chat: a company's chat workspaces (people, workspaces, public and private
 channels, memberships with roles, messages with threads, reactions, pins, invites, status).
-
-``DOMAIN`` is what the core needs: the schema, the tools, the seeded generator, the native
-JSON reader and exporter (the canonical state), the invariants, the policy and the
-hidden-intent task kit.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ...core.domain import Domain
-from ...core.tools import Toolbox
+from ...core.domain import Domain, EnvSpec
 from . import io, tools
 from .generate import generate
 from .invariants import invariants
 from .tasks import TASKS
 
-_HERE = Path(__file__).resolve().parent
-
-DOMAIN = Domain(
-    name="team_chat",
-    schema=(_HERE / "schema.sql").read_text(encoding="utf-8"),
-    toolbox=Toolbox.from_module(tools),
-    generate=generate,
-    load=io.load,
-    read=io.read,
-    exporters={"json": io.export},
-    canonical="json",
-    invariants=invariants,
-    policy=(_HERE / "policy.md").read_text(encoding="utf-8"),
-    tasks=TASKS,
+DOMAIN = Domain.from_package(
+    __name__, tools=tools, io=io, generate=generate, invariants=invariants, tasks=TASKS,
     transfer_tool="transfer_to_human_agents",
+    envs=(EnvSpec("ToolTeamChat-v0", 100,
+                  "76004510e3d44c418232374aaa31bac5343405869e537604d0cedff7eff913fc"),),
 )
-
-__all__ = ["DOMAIN"]

@@ -12,6 +12,11 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from pathlib import Path
+
+from ...core.tables import read_json
+
+_VOCABULARY = read_json(Path(__file__).with_name("vocabulary.json"))
 
 __all__ = ["generate", "NOW", "N_USERS"]
 
@@ -19,73 +24,13 @@ NOW = "2025-06-02 09:00"
 N_USERS = 260
 COMPANY = "orbitly.com"
 
-FIRST_NAMES = [
-    "Aaron", "Abigail", "Ahmed", "Alex", "Alina", "Andre", "Astrid", "Basil", "Bella", "Boris",
-    "Cara", "Cedric", "Chloe", "Cosmo", "Dana", "Dev", "Dina", "Edgar", "Elif", "Enzo", "Eva",
-    "Fiona", "Gus", "Hiro", "Holly", "Ivan", "Jade", "Jonah", "June", "Kira", "Lars", "Leah",
-    "Levi", "Lola", "Mara", "Max", "Nadine", "Nico", "Noor", "Otto", "Petra", "Quinn", "Raj",
-    "Remy", "Sana", "Seb", "Tess", "Ugo", "Vik", "Wanda", "Yuki", "Zeno",
-]
-LAST_NAMES = [
-    "Adler", "Amari", "Bartos", "Bose", "Carvalho", "Dahl", "Ekstrom", "Falk", "Gomez", "Hart",
-    "Horvat", "Ilic", "Juarez", "Kovac", "Lind", "Marsh", "Molina", "Nair", "Ng", "Obi",
-    "Pereira", "Quint", "Ramos", "Reid", "Sauer", "Sorensen", "Tan", "Ueda", "Valdez", "Voss",
-    "Wolff", "Xu", "Yamada", "Zamora", "Zubiri",
-]
+FIRST_NAMES = _VOCABULARY["first_names"]
+LAST_NAMES = _VOCABULARY["last_names"]
 TITLES = ["Software Engineer", "Product Manager", "Designer", "Data Scientist", "Support Lead",
           "Account Manager", "Recruiter", "Marketing Lead", "SRE", "Engineering Manager",
           "QA Engineer", "Finance Analyst"]
 WORKSPACES = ["Orbitly HQ", "Orbitly Partners", "Design Guild"]
-CHANNELS = {  # workspace -> [(name, private, archived, topic)]
-    "Orbitly HQ": [
-        ("general", 0, 0, "Company-wide news and chatter"),
-        ("random", 0, 0, "Anything goes"),
-        ("announcements", 0, 0, "Official announcements"),
-        ("engineering", 0, 0, "Engineering discussions"),
-        ("design", 0, 0, "Design work in progress"),
-        ("product", 0, 0, "Roadmap and product questions"),
-        ("sales", 0, 0, "Deals and pipeline"),
-        ("marketing", 0, 0, "Campaigns and content"),
-        ("support", 0, 0, "Customer support escalations"),
-        ("incidents", 0, 0, "Production incidents, live"),
-        ("dev-backend", 0, 0, "Backend services"),
-        ("dev-frontend", 0, 0, "Web and mobile front ends"),
-        ("data-science", 0, 0, "Models, metrics and dashboards"),
-        ("office-berlin", 0, 0, "Berlin office life"),
-        ("office-lisbon", 0, 0, "Lisbon office life"),
-        ("book-club", 0, 0, "This month: a novel a month"),
-        ("running-club", 0, 0, "Weekly runs and races"),
-        ("pets", 0, 0, "Pictures of pets, mandatory"),
-        ("release-train", 0, 0, "Release coordination"),
-        ("customer-feedback", 0, 0, "What customers tell us"),
-        ("onboarding", 0, 0, "Help for new joiners"),
-        ("social-events", 0, 0, "Parties and outings"),
-        ("project-falcon", 0, 1, "Falcon (finished)"),
-        ("old-website", 0, 1, "The 2023 website relaunch"),
-        ("hiring", 1, 0, "Hiring pipeline (confidential)"),
-        ("leadership", 1, 0, "Leadership team"),
-        ("finance", 1, 0, "Budgets and forecasts"),
-        ("security", 1, 0, "Security reviews"),
-        ("q3-planning", 1, 0, "Q3 planning drafts"),
-        ("offsite-2025", 1, 0, "Offsite organization"),
-        ("legal-review", 1, 1, "Closed legal reviews"),
-    ],
-    "Orbitly Partners": [
-        ("general", 0, 0, "Partners and Orbitly together"),
-        ("globex-integration", 0, 0, "Globex API integration"),
-        ("shared-support", 0, 0, "Joint support cases"),
-        ("acme-collab", 1, 0, "Acme joint project"),
-        ("beta-program", 1, 0, "Private beta partners"),
-    ],
-    "Design Guild": [
-        ("general", 0, 0, "Guild news"),
-        ("critiques", 0, 0, "Post your work for feedback"),
-        ("inspiration", 0, 0, "Beautiful things"),
-        ("tools", 0, 0, "Figma tips and plugins"),
-        ("jobs", 0, 0, "Open design roles"),
-        ("mentors", 1, 0, "Mentoring circle"),
-    ],
-}
+CHANNELS = _VOCABULARY["channels"]  # workspace -> [(name, private, archived, topic)]
 TEMPLATES = [
     "Has anyone looked at the {t} yet?", "Quick reminder about the {t} today.",
     "I just shared the {t} in the drive.", "Who owns the {t} this sprint?",
@@ -113,9 +58,7 @@ def _stamp(rng: random.Random, first: dt.date = dt.date(2025, 4, 1), days: int =
     return f"{day.isoformat()} {rng.randrange(7, 20):02d}:{rng.randrange(60):02d}"
 
 
-def generate(seed: int) -> dict:
-    """The native data of a seeded team chat database (deterministic in ``seed``)."""
-    rng = random.Random(seed)
+def _users(rng: random.Random) -> dict[str, dict]:
     names = [(f, l) for f in FIRST_NAMES for l in LAST_NAMES]
     rng.shuffle(names)
     users = {}
@@ -127,8 +70,11 @@ def generate(seed: int) -> dict:
                       "email": f"{first}.{last}@{COMPANY}".lower(),
                       "title": rng.choice(TITLES), "status_text": text, "status_emoji": emoji,
                       "presence": rng.choice(["active", "active", "away", "dnd"])}
-    uids = list(users)
+    return users
 
+
+def _workspaces(rng: random.Random, uids: list[str]) -> tuple[dict, dict[str, dict[str, str]]]:
+    """The workspaces, and each one's members with their roles."""
     workspaces, members = {}, {}
     for i, name in enumerate(WORKSPACES, start=1):
         wid = f"ws_{i:02d}"
@@ -145,66 +91,113 @@ def generate(seed: int) -> dict:
                 if roles[u] == "member":
                     roles[u] = "guest"
         members[wid] = roles
-    workspace_members = {f"{w}/{u}": {"workspace_id": w, "user_id": u, "role": r}
-                         for w, roles in members.items() for u, r in sorted(roles.items())}
+    return workspaces, members
 
-    channels, channel_members, messages, reactions, pins, invites = {}, {}, {}, {}, {}, {}
+
+class _Channel:
+    """One channel and its rows, drawn table by table in a fixed order."""
+
+    def __init__(self, rng: random.Random, tables: dict[str, dict], wid: str,
+                 pool: list[str]) -> None:
+        self.rng, self.tables, self.wid, self.pool = rng, tables, wid, pool
+        self.top: list[str] = []
+
+    def draw(self, name: str, private: int, archived: int, topic: str) -> None:
+        self.channel(name, private, archived, topic)
+        self.members(name, private)
+        count = self.rng.randint(30, 130) if name == "general" else self.rng.randint(15, 90)
+        for _ in range(count):
+            self.message()
+        self.reactions()
+        self.pins()
+        if private and not archived:
+            self.invites()
+
+    def channel(self, name: str, private: int, archived: int, topic: str) -> None:
+        rng, channels = self.rng, self.tables["channels"]
+        self.cid = f"ch_{len(channels) + 1:04d}"
+        self.creator = rng.choice(self.pool)
+        self.created = _stamp(rng, dt.date(2024, 1, 8), 300)
+        channels[self.cid] = {"channel_id": self.cid, "workspace_id": self.wid, "name": name,
+                              "topic": topic, "is_private": private, "is_archived": archived,
+                              "created_by": self.creator, "created_at": self.created}
+
+    def members(self, name: str, private: int) -> None:
+        rng, pool = self.rng, self.pool
+        if name == "general":
+            people = pool
+        elif private:
+            people = rng.sample(pool, min(len(pool), rng.randint(6, 24)))
+        else:
+            people = rng.sample(pool, min(len(pool), rng.randint(12, 70)))
+        self.people = sorted(set(people) | {self.creator})
+        self.admins = {self.creator} | set(rng.sample(self.people, max(1, len(self.people) // 5)))
+        for u in self.people:
+            self.tables["channel_members"][f"{self.cid}/{u}"] = {
+                "channel_id": self.cid, "user_id": u,
+                "role": "admin" if u in self.admins else "member", "joined_at": self.created}
+
+    def message(self) -> None:
+        """A top-level message, with a thread of replies a quarter of the time."""
+        rng, messages = self.rng, self.tables["messages"]
+        mid = f"msg_{len(messages) + 1:06d}"
+        text = rng.choice(TEMPLATES).format(t=rng.choice(TOPICS))
+        author = rng.choice(self.people)
+        messages[mid] = {"message_id": mid, "channel_id": self.cid, "user_id": author,
+                         "text": text, "ts": _stamp(rng), "thread_parent_id": None,
+                         "edited": int(rng.random() < 0.05)}
+        self.top.append(mid)
+        if rng.random() < 0.25:
+            base = messages[mid]["ts"]
+            for k in range(rng.randint(1, 4)):
+                rid = f"msg_{len(messages) + 1:06d}"
+                ts = f"{base[:11]}{min(23, int(base[11:13]) + 1 + k):02d}{base[13:]}"
+                messages[rid] = {"message_id": rid, "channel_id": self.cid,
+                                 "user_id": rng.choice(self.people),
+                                 "text": rng.choice(REPLIES), "ts": ts,
+                                 "thread_parent_id": mid, "edited": 0}
+
+    def reactions(self) -> None:
+        rng, reactions = self.rng, self.tables["reactions"]
+        for mid in self.top:
+            if rng.random() < 0.35:
+                for u in rng.sample(self.people, min(len(self.people), rng.randint(1, 5))):
+                    emoji = rng.choice(EMOJIS)
+                    reactions[f"{mid}/{u}/{emoji}"] = {"message_id": mid, "user_id": u,
+                                                       "emoji": emoji}
+
+    def pins(self) -> None:
+        rng, top = self.rng, self.top
+        for mid in rng.sample(top, min(len(top), rng.randint(0, 3))):
+            self.tables["pins"][mid] = {"message_id": mid, "channel_id": self.cid,
+                                        "pinned_by": rng.choice(sorted(self.admins)),
+                                        "pinned_at": self.tables["messages"][mid]["ts"]}
+
+    def invites(self) -> None:
+        rng, invites = self.rng, self.tables["invites"]
+        outside = [u for u in self.pool if u not in self.people]
+        for u in rng.sample(outside, min(len(outside), rng.randint(1, 4))):
+            iid = f"inv_{len(invites) + 1:04d}"
+            invites[iid] = {"invite_id": iid, "channel_id": self.cid,
+                            "inviter_id": rng.choice(self.people), "invitee_id": u,
+                            "status": rng.choice(["pending", "pending", "declined"]),
+                            "created_at": _stamp(rng)}
+
+
+def generate(seed: int) -> dict:
+    """The native data of a seeded team chat database (deterministic in ``seed``)."""
+    rng = random.Random(seed)
+    users = _users(rng)
+    workspaces, members = _workspaces(rng, list(users))
+    tables: dict[str, dict] = {
+        "users": users, "workspaces": workspaces,
+        "workspace_members": {f"{w}/{u}": {"workspace_id": w, "user_id": u, "role": r}
+                              for w, roles in members.items()
+                              for u, r in sorted(roles.items())},
+        "channels": {}, "channel_members": {}, "messages": {}, "reactions": {}, "pins": {},
+        "invites": {}}
     for wid, workspace in workspaces.items():
         pool = sorted(members[wid])
         for name, private, archived, topic in CHANNELS[workspace["name"]]:
-            cid = f"ch_{len(channels) + 1:04d}"
-            creator = rng.choice(pool)
-            created = _stamp(rng, dt.date(2024, 1, 8), 300)
-            channels[cid] = {"channel_id": cid, "workspace_id": wid, "name": name, "topic": topic,
-                             "is_private": private, "is_archived": archived,
-                             "created_by": creator, "created_at": created}
-            if name == "general":
-                people = pool
-            elif private:
-                people = rng.sample(pool, min(len(pool), rng.randint(6, 24)))
-            else:
-                people = rng.sample(pool, min(len(pool), rng.randint(12, 70)))
-            people = sorted(set(people) | {creator})
-            admins = {creator} | set(rng.sample(people, max(1, len(people) // 5)))
-            for u in people:
-                channel_members[f"{cid}/{u}"] = {
-                    "channel_id": cid, "user_id": u,
-                    "role": "admin" if u in admins else "member", "joined_at": created}
-            top = []
-            for _ in range(rng.randint(30, 130) if name == "general" else rng.randint(15, 90)):
-                mid = f"msg_{len(messages) + 1:06d}"
-                text = rng.choice(TEMPLATES).format(t=rng.choice(TOPICS))
-                author = rng.choice(people)
-                messages[mid] = {"message_id": mid, "channel_id": cid, "user_id": author,
-                                 "text": text, "ts": _stamp(rng), "thread_parent_id": None,
-                                 "edited": int(rng.random() < 0.05)}
-                top.append(mid)
-                if rng.random() < 0.25:
-                    base = messages[mid]["ts"]
-                    for k in range(rng.randint(1, 4)):
-                        rid = f"msg_{len(messages) + 1:06d}"
-                        ts = f"{base[:11]}{min(23, int(base[11:13]) + 1 + k):02d}{base[13:]}"
-                        messages[rid] = {"message_id": rid, "channel_id": cid,
-                                         "user_id": rng.choice(people), "text": rng.choice(REPLIES),
-                                         "ts": ts, "thread_parent_id": mid, "edited": 0}
-            for mid in top:
-                if rng.random() < 0.35:
-                    for u in rng.sample(people, min(len(people), rng.randint(1, 5))):
-                        emoji = rng.choice(EMOJIS)
-                        reactions[f"{mid}/{u}/{emoji}"] = {"message_id": mid, "user_id": u,
-                                                           "emoji": emoji}
-            for mid in rng.sample(top, min(len(top), rng.randint(0, 3))):
-                pins[mid] = {"message_id": mid, "channel_id": cid,
-                             "pinned_by": rng.choice(sorted(admins)),
-                             "pinned_at": messages[mid]["ts"]}
-            if private and not archived:
-                outside = [u for u in pool if u not in people]
-                for u in rng.sample(outside, min(len(outside), rng.randint(1, 4))):
-                    iid = f"inv_{len(invites) + 1:04d}"
-                    invites[iid] = {"invite_id": iid, "channel_id": cid,
-                                    "inviter_id": rng.choice(people), "invitee_id": u,
-                                    "status": rng.choice(["pending", "pending", "declined"]),
-                                    "created_at": _stamp(rng)}
-    return {"users": users, "workspaces": workspaces, "workspace_members": workspace_members,
-            "channels": channels, "channel_members": channel_members, "messages": messages,
-            "reactions": reactions, "pins": pins, "invites": invites}
+            _Channel(rng, tables, wid, pool).draw(name, private, archived, topic)
+    return tables

@@ -1,16 +1,14 @@
-"""Rules every team chat database keeps (generated data and every tool call).
+"""Rules every team chat database keeps: members, channels, threads and invites.
 
-``invariants(db)`` returns a list of problems, empty when all rules hold. Each rule is one
-SQL query returning a text per offending row (at most ``LIMIT`` reported per rule).
+``invariants(db)`` returns the problems found (empty when every rule holds).
 """
 
 from __future__ import annotations
 
-import sqlite3
+from ...core.rules import rule_checker
 
 __all__ = ["invariants", "RULES"]
 
-LIMIT = 10
 
 RULES: list[tuple[str, str]] = [
     ("a channel member belongs to the channel's workspace",
@@ -50,10 +48,4 @@ RULES: list[tuple[str, str]] = [
 ]
 
 
-def invariants(db: sqlite3.Connection) -> list[str]:
-    """Problems with the team chat rules (empty when they all hold)."""
-    problems: list[str] = []
-    for rule, query in RULES:
-        for (what,) in db.execute(f"{query} LIMIT {LIMIT}"):
-            problems.append(f"{rule}: {what}")
-    return problems
+invariants = rule_checker(RULES)

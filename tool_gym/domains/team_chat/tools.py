@@ -18,6 +18,9 @@ import re
 import sqlite3
 from typing import Annotated, Literal
 
+from ...core.common_tools import human_transfer_tool
+from ...core.ids import next_serial_id
+from ...core.rows import fetch_record, fetch_row, find_id
 from ...core.tools import Category, Entity, Quotas, ToolError, tool
 from .generate import NOW
 
@@ -46,20 +49,15 @@ MESSAGE_FIELDS = ("message_id", "channel_id", "user_id", "text", "ts", "thread_p
 
 
 def _user(db: sqlite3.Connection, user_id: str) -> dict:
-    row = db.execute(f"SELECT {', '.join(USER_FIELDS)} FROM users WHERE user_id = ?",
-                     (user_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"user not found: {user_id[:60]!r}")
-    return dict(zip(USER_FIELDS, row))
+    return fetch_record(db, "users", USER_FIELDS, "user_id", user_id,
+                        f"user not found: {user_id[:60]!r}")
 
 
 def _channel(db: sqlite3.Connection, channel_id: str) -> dict:
-    row = db.execute(f"SELECT {', '.join(CHANNEL_FIELDS)} FROM channels WHERE channel_id = ?",
-                     (channel_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"channel not found: {channel_id[:60]!r}")
-    channel = dict(zip(CHANNEL_FIELDS, row))
-    channel["is_private"], channel["is_archived"] = bool(row[4]), bool(row[5])
+    channel = fetch_record(db, "channels", CHANNEL_FIELDS, "channel_id", channel_id,
+                           f"channel not found: {channel_id[:60]!r}")
+    channel["is_private"] = bool(channel["is_private"])
+    channel["is_archived"] = bool(channel["is_archived"])
     return channel
 
 
@@ -84,20 +82,42 @@ def _member(db: sqlite3.Connection, channel: dict, user_id: str) -> str:
     return role
 
 
+def _members_channel(db: sqlite3.Connection, channel_id: str, user_id: str) -> dict:
+    """The channel, once it is open and ``user_id`` is one of its members."""
+    channel = _open_channel(db, channel_id)
+    _member(db, channel, user_id)
+    return channel
+
+
+def _remove_from_channel(db: sqlite3.Connection, channel: dict, member_id: str,
+                         refusal: str) -> None:
+    """Take a member out of ``channel``; ``refusal`` is the error for #general, and a
+    channel keeps an admin while it has other members."""
+    _member(db, channel, member_id)
+    if channel["name"] == "general":
+        raise ToolError(refusal)
+    _keeps_an_admin(db, channel["channel_id"], member_id)
+    db.execute("DELETE FROM channel_members WHERE channel_id = ? AND user_id = ?",
+               (channel["channel_id"], member_id))
+
+
 def _in_workspace(db: sqlite3.Connection, workspace_id: str, user_id: str) -> str:
-    row = db.execute("SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?",
-                     (workspace_id, user_id)).fetchone()
-    if row is None:
-        raise ToolError(f"{user_id[:60]} is not a member of workspace {workspace_id[:60]}")
+    row = fetch_row(db, "SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?",
+                    (workspace_id, user_id),
+                    f"{user_id[:60]} is not a member of workspace {workspace_id[:60]}")
     return row[0]
 
 
 def _message_row(db: sqlite3.Connection, message_id: str) -> dict:
-    row = db.execute(f"SELECT {', '.join(MESSAGE_FIELDS)} FROM messages WHERE message_id = ?",
-                     (message_id,)).fetchone()
-    if row is None:
-        raise ToolError(f"message not found: {message_id[:60]!r}")
-    return dict(zip(MESSAGE_FIELDS, row))
+    return fetch_record(db, "messages", MESSAGE_FIELDS, "message_id", message_id,
+                        f"message not found: {message_id[:60]!r}")
+
+
+def _member_message(db: sqlite3.Connection, message_id: str, user_id: str) -> dict:
+    """The message's row, once ``user_id`` is a member of its channel (which is open)."""
+    m = _message_row(db, message_id)
+    _members_channel(db, m["channel_id"], user_id)
+    return m
 
 
 def _message(db: sqlite3.Connection, message_id: str) -> dict:
@@ -129,14 +149,6 @@ def _emoji(emoji: str) -> str:
     return emoji
 
 
-def _next_id(db: sqlite3.Connection, table: str, column: str, prefix: str, width: int) -> str:
-    row = db.execute(f"SELECT {column} FROM {table} WHERE {column} LIKE ? "
-                     f"ORDER BY length({column}) DESC, {column} DESC LIMIT 1",
-                     (prefix + "%",)).fetchone()
-    number = int(row[0][len(prefix):]) + 1 if row else 1
-    return f"{prefix}{number:0{width}d}"
-
-
 def _summary(db: sqlite3.Connection, channel: dict, user_id: str | None = None) -> dict:
     out = {k: channel[k] for k in ("channel_id", "name", "topic", "is_private", "is_archived")}
     out["members"] = db.execute("SELECT count(*) FROM channel_members WHERE channel_id = ?",
@@ -157,11 +169,8 @@ def find_user_by_username(db, username: str) -> dict:
     Args:
         username: The username, such as 'maya.lopez' or '@maya.lopez'.
     """
-    row = db.execute("SELECT user_id FROM users WHERE username = ?",
-                     (username.strip().lstrip("@"),)).fetchone()
-    if row is None:
-        raise ToolError("no user with this username")
-    return _user(db, row[0])
+    return _user(db, find_id(db, "users", "user_id", "username", username.strip().lstrip("@"),
+                             "no user with this username"))
 
 
 @tool(Category.READ, returns={"user_id": UserId})
@@ -172,10 +181,8 @@ def find_user_by_email(db, email: str) -> dict:
     Args:
         email: The user's email address, such as 'maya.lopez@orbitly.com'.
     """
-    row = db.execute("SELECT user_id FROM users WHERE email = ?", (email.strip(),)).fetchone()
-    if row is None:
-        raise ToolError("no user with this email address")
-    return _user(db, row[0])
+    return _user(db, find_id(db, "users", "user_id", "email", email.strip(),
+                             "no user with this email address"))
 
 
 @tool(Category.READ, returns={"user_id": UserId})
@@ -373,16 +380,7 @@ def list_invites(db, user_id: UserId) -> dict:
         "ORDER BY i.invite_id", (user_id,))]}
 
 
-@tool(Category.GENERIC)
-def transfer_to_human_agents(db, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of the user's issue. Only transfer
-    if the user explicitly asks for a human, or if the request cannot be handled with the
-    policy and the available tools.
-
-    Args:
-        summary: A summary of the user's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = human_transfer_tool()
 
 
 # ----------------------------------------------------------------------------- WRITE
@@ -402,8 +400,7 @@ def post_message(db, channel_id: ChannelId, user_id: UserId, text: str,
         thread_parent_id: The id of the top-level message to reply to; empty for a new
             message in the channel.
     """
-    channel = _open_channel(db, channel_id)
-    _member(db, channel, user_id)
+    _members_channel(db, channel_id, user_id)
     text = _text(text)
     parent = None
     if thread_parent_id:
@@ -413,7 +410,7 @@ def post_message(db, channel_id: ChannelId, user_id: UserId, text: str,
         if p["thread_parent_id"] is not None:
             raise ToolError("reply to the thread's top-level message, not to a reply")
         parent = thread_parent_id
-    message_id = _next_id(db, "messages", "message_id", "msg_", 6)
+    message_id = next_serial_id(db, "messages", "message_id", "msg_", 6)
     db.execute("INSERT INTO messages (message_id, channel_id, user_id, text, ts, "
                "thread_parent_id, edited) VALUES (?, ?, ?, ?, ?, ?, 0)",
                (message_id, channel_id, user_id, text, NOW, parent))
@@ -449,8 +446,7 @@ def add_reaction(db, message_id: MessageId, user_id: UserId, emoji: str) -> dict
         user_id: The reacting user's id.
         emoji: An emoji short code, such as ':thumbsup:'.
     """
-    m = _message_row(db, message_id)
-    _member(db, _open_channel(db, m["channel_id"]), user_id)
+    _member_message(db, message_id, user_id)
     _emoji(emoji)
     if db.execute("SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = ?",
                   (message_id, user_id, emoji)).fetchone():
@@ -485,8 +481,7 @@ def pin_message(db, message_id: MessageId, user_id: UserId) -> dict:
         message_id: The message's id.
         user_id: The id of the member pinning it.
     """
-    m = _message_row(db, message_id)
-    _member(db, _open_channel(db, m["channel_id"]), user_id)
+    m = _member_message(db, message_id, user_id)
     if db.execute("SELECT 1 FROM pins WHERE message_id = ?", (message_id,)).fetchone():
         raise ToolError("the message is already pinned")
     db.execute("INSERT INTO pins (message_id, channel_id, pinned_by, pinned_at) VALUES "
@@ -502,8 +497,7 @@ def unpin_message(db, message_id: MessageId, user_id: UserId) -> dict:
         message_id: The message's id.
         user_id: The id of the member unpinning it.
     """
-    m = _message_row(db, message_id)
-    _member(db, _open_channel(db, m["channel_id"]), user_id)
+    _member_message(db, message_id, user_id)
     if db.execute("DELETE FROM pins WHERE message_id = ?", (message_id,)).rowcount == 0:
         raise ToolError("the message is not pinned")
     return _message(db, message_id)
@@ -554,12 +548,7 @@ def leave_channel(db, channel_id: ChannelId, user_id: UserId) -> dict:
         user_id: The id of the user leaving.
     """
     channel = _channel(db, channel_id)
-    _member(db, channel, user_id)
-    if channel["name"] == "general":
-        raise ToolError("nobody can leave #general")
-    _keeps_an_admin(db, channel_id, user_id)
-    db.execute("DELETE FROM channel_members WHERE channel_id = ? AND user_id = ?",
-               (channel_id, user_id))
+    _remove_from_channel(db, channel, user_id, "nobody can leave #general")
     return _summary(db, channel, user_id)
 
 
@@ -574,8 +563,7 @@ def invite_to_channel(db, channel_id: ChannelId, user_id: UserId, invitee_id: Us
         user_id: The id of the member sending the invitation.
         invitee_id: The id of the person to invite.
     """
-    channel = _open_channel(db, channel_id)
-    _member(db, channel, user_id)
+    channel = _members_channel(db, channel_id, user_id)
     _user(db, invitee_id)
     _in_workspace(db, channel["workspace_id"], invitee_id)
     if _role(db, channel_id, invitee_id) is not None:
@@ -583,7 +571,7 @@ def invite_to_channel(db, channel_id: ChannelId, user_id: UserId, invitee_id: Us
     if db.execute("SELECT 1 FROM invites WHERE channel_id = ? AND invitee_id = ? AND status = "
                   "'pending'", (channel_id, invitee_id)).fetchone():
         raise ToolError(f"{invitee_id} already has a pending invitation to #{channel['name']}")
-    invite_id = _next_id(db, "invites", "invite_id", "inv_", 4)
+    invite_id = next_serial_id(db, "invites", "invite_id", "inv_", 4)
     db.execute("INSERT INTO invites (invite_id, channel_id, inviter_id, invitee_id, status, "
                "created_at) VALUES (?, ?, ?, ?, 'pending', ?)",
                (invite_id, channel_id, user_id, invitee_id, NOW))
@@ -600,8 +588,7 @@ def set_channel_topic(db, channel_id: ChannelId, user_id: UserId, topic: str) ->
         user_id: The id of the member setting it.
         topic: The new topic (at most 250 characters; empty to clear it).
     """
-    channel = _open_channel(db, channel_id)
-    _member(db, channel, user_id)
+    channel = _members_channel(db, channel_id, user_id)
     if len(topic) > 250:
         raise ToolError("the topic is too long (at most 250 characters)")
     if topic == channel["topic"]:
@@ -618,8 +605,7 @@ def archive_channel(db, channel_id: ChannelId, user_id: UserId) -> dict:
         channel_id: The channel's id.
         user_id: The id of the member archiving it.
     """
-    channel = _open_channel(db, channel_id)
-    _member(db, channel, user_id)
+    channel = _members_channel(db, channel_id, user_id)
     if channel["name"] == "general":
         raise ToolError("#general cannot be archived")
     db.execute("UPDATE channels SET is_archived = 1 WHERE channel_id = ?", (channel_id,))
@@ -638,16 +624,10 @@ def remove_member(db, channel_id: ChannelId, user_id: UserId, member_id: UserId)
         user_id: The id of the member doing the removal.
         member_id: The id of the member to remove.
     """
-    channel = _open_channel(db, channel_id)
-    _member(db, channel, user_id)
+    channel = _members_channel(db, channel_id, user_id)
     if member_id == user_id:
         raise ToolError("use leave_channel to leave a channel")
-    _member(db, channel, member_id)
-    if channel["name"] == "general":
-        raise ToolError("nobody can be removed from #general")
-    _keeps_an_admin(db, channel_id, member_id)
-    db.execute("DELETE FROM channel_members WHERE channel_id = ? AND user_id = ?",
-               (channel_id, member_id))
+    _remove_from_channel(db, channel, member_id, "nobody can be removed from #general")
     return _summary(db, _channel(db, channel_id), user_id)
 
 
@@ -676,7 +656,7 @@ def create_channel(db, workspace_id: WorkspaceId, user_id: UserId, name: str,
         raise ToolError(f"#{name} already exists in this workspace")
     if len(topic) > 250:
         raise ToolError("the topic is too long (at most 250 characters)")
-    channel_id = _next_id(db, "channels", "channel_id", "ch_", 4)
+    channel_id = next_serial_id(db, "channels", "channel_id", "ch_", 4)
     db.execute("INSERT INTO channels (channel_id, workspace_id, name, topic, is_private, "
                "is_archived, created_by, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
                (channel_id, workspace_id, name, topic, int(is_private), user_id, NOW))

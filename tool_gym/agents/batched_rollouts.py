@@ -152,7 +152,7 @@ def step_validity(info: dict) -> float | None:
 
 
 def episode_record(trajectory: Trajectory, info: dict, ended: str | None, steps: int) -> dict:
-    """A JSON-ready summary like ``tool_gym.agents.rollout.run_episode``'s record."""
+    """A JSON-ready summary like ``tool_gym.agents.episode_loop.run_episode``'s record."""
     verification = info.get("verification")
     record: dict[str, Any] = {
         "task_id": info.get("task_id", trajectory.task_id), "seed": trajectory.seed,

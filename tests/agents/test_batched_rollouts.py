@@ -6,7 +6,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from tool_gym.agents.rollouts import BatchedRollouts, RolloutConfig, evaluate_model, summarize  # noqa: E402
+from tool_gym.agents.batched_rollouts import BatchedRollouts, RolloutConfig, evaluate_model, summarize  # noqa: E402
 
 from .lockstep_env import ENV_ID  # noqa: E402
 

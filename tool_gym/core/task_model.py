@@ -18,12 +18,18 @@ import hashlib
 import json
 import sqlite3
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 import numpy as np
 
 from .actions import ToolCall
 from .proposals import Intent
+
+if TYPE_CHECKING:
+    from .grounding import EpisodeLog
+    from .prove import GroundTruthCall
+    from .users import User
+    from .verify import PolicyMonitor, Verification
 
 
 @dataclass(frozen=True)
@@ -225,12 +231,18 @@ class SamplerConfig:
 
 
 class TaskKit(Protocol):
-    """What a domain provides for hidden-intent tasks."""
+    """What a domain provides for hidden-intent tasks.
+
+    The optional hooks at the end have defaults; a kit that subclasses ``TaskKit``
+    explicitly inherits them, and callers call them directly."""
 
     #: Constraint types this domain can sample.
     constraint_types: tuple[str, ...]
     #: Tools whose successful result (a user id) authenticates that user.
     auth_tools: tuple[str, ...]
+    #: What the agent's identity questions ask for (shape of
+    #: :data:`tool_gym.core.users.IDENTITY_ASKS`); ``None``: the core's.
+    identity_asks: dict[str, str] | None = None
 
     def split_of(self, user_id: str) -> str:
         """``"train"`` or ``"test"``, by a stable hash of the user id."""
@@ -258,8 +270,29 @@ class TaskKit(Protocol):
     def plan(self, task: Task) -> list[PlanStep]:
         """The reference solution through the text interface (authentication included)."""
 
-    # Optional:
-    # def policy_violations(self, db, tool: str, arguments: dict) -> list[str]:
-    #     """Called before a schema-valid WRITE runs, on the state it would change: the
-    #     domain rules (policy-only, not enforced by the tool) that the write would break.
-    #     Each returned name counts as a violation if the write then succeeds."""
+    # ---------------------------------------------------------- optional hooks (defaults)
+    def policy_violations(self, db: sqlite3.Connection, tool: str,
+                          arguments: dict) -> list[str]:
+        """Called before a schema-valid WRITE runs, on the state it would change: the
+        domain rules (policy-only, not enforced by the tool) that the write would break.
+        Each returned name counts as a violation if the write then succeeds."""
+        return []
+
+    def tool_schemas(self, task: Task) -> list[dict] | None:
+        """The task's own tool list; ``None``: the domain's toolbox."""
+        return None
+
+    def ground_truth(self, task: Task) -> list[GroundTruthCall] | None:
+        """The task's ground-truth calls for PROVE; ``None``: those of :meth:`plan`."""
+        return None
+
+    def verify(self, task: Task, db: sqlite3.Connection, agent_messages: Sequence[str],
+               monitor: PolicyMonitor, ended: str, log: EpisodeLog) -> Verification | None:
+        """The kit's own verification rule; ``None``: the core's
+        (:func:`tool_gym.core.verify.verify`)."""
+        return None
+
+    def scripted_user(self, task: Task, db: sqlite3.Connection, rng: np.random.Generator,
+                      patience: int) -> User | None:
+        """The kit's own scripted user; ``None``: :class:`tool_gym.core.users.ScriptedUser`."""
+        return None

@@ -13,6 +13,7 @@ import gymnasium as gym
 
 from tool_gym.chat import UNREPRESENTABLE, EpisodeChat
 
+from ..envs.episode import episode_env
 from .policy import Policy
 from .privileged import reset_policy
 
@@ -49,33 +50,21 @@ def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | N
     ``"trajectory"``: that chat record plus the episode's tool calls (``calls``: ``name``,
     ``arguments``, validity ``stage``, ``ok`` and the result ``content``, cut at
     :data:`TRAJECTORY_CONTENT` characters), the agent's messages (``agent_messages``) and
-    the task's ground-truth calls for PROVE's reward (``ground_truth``, from
-    ``env.unwrapped.ground_truth()`` when the env has it), so that the episode can be
-    scored again later (``tool_gym.synth.sweep``) or exported (``tool_gym.export``).
+    the task's ground-truth calls for PROVE's reward (``ground_truth``), so that the episode
+    can be scored again later (``tool_gym.synth.sweep``) or exported (``tool_gym.export``).
+
+    The env must keep an episode record (:mod:`tool_gym.envs.episode`): the calls and
+    messages come from ``env.unwrapped.episode``, the constraint types of an unverified
+    episode and the ground truth from its privileged accessors (never handed to a plain
+    policy); any other env raises ``TypeError``.
     """
+    base = episode_env(env)
     options = {"task_id": task_id} if task_id is not None else None
     observation, info = env.reset(seed=seed, options=options)
     reset_policy(policy, observation, info, env, privileged)
-    base = getattr(env, "unwrapped", env)
     conversation = EpisodeChat(observation, info, system_prompt) if chat or trajectory else None
-    total_reward = 0.0
-    steps = 0
-    terminated = truncated = False
-    while not (terminated or truncated):
-        if max_steps is not None and steps >= max_steps:
-            break
-        action = policy.act(observation, info)
-        calls = getattr(base, "calls", None)  # the env's log of the calls it ran
-        before = len(calls or ())
-        observation, reward, terminated, truncated, info = env.step(action)
-        total_reward += float(reward)
-        steps += 1
-        if conversation is not None:
-            now = getattr(base, "calls", None) or []
-            ran = now[before:] if now is calls else list(now)  # a new log: this step's
-            conversation.add_turn(action, None if terminated or truncated else observation, ran)
-
-    verification = info.get("verification")
+    info, total_reward, steps, terminated, truncated = _play(
+        env, policy, observation, info, max_steps, conversation)
     record: dict[str, Any] = {
         "task_id": info.get("task_id", task_id),
         "seed": seed,
@@ -84,50 +73,73 @@ def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | N
         "tool_calls": int(info.get("tool_calls", 0)),
         "errors": int(info.get("errors", 0)),
         "reward": total_reward,
-        "verified": verification is not None,
+        "verified": info.get("verification") is not None,
     }
-    if verification is not None:
-        record.update(
-            success=bool(verification["success"]),
-            score=float(verification["score"]),
-            satisfied_fraction=float(verification.get("satisfied_fraction", 0.0)),
-            constraints=[{"type": str(c["type"]), "satisfied": bool(c["satisfied"])}
-                         for c in verification.get("constraints", [])],
-            violations=int(verification.get("violations", 0)),
-            violation_counts={str(k): int(v) for k, v in
-                              sorted(verification.get("violation_counts", {}).items())},
-            redundant_writes=int(verification.get("redundant_writes", 0)),
-            ended=str(verification.get("ended", "")),
-        )
-        tau2 = verification.get("tau2")
-        if tau2:  # tau2's own tasks: its deterministic reward, NL assertions unjudged
-            record["tau2"] = {k: tau2[k] for k in ("db_match", "communicate_info", "reward",
-                                                   "nl_assertions_unchecked",
-                                                   "rejected_gold_writes")}
+    if record["verified"]:
+        record.update(_verified(info["verification"]))
     else:
-        task = getattr(getattr(env, "unwrapped", env), "task", None)
-        constraints = getattr(task, "constraints", None) or ()
-        if truncated:
-            ended = "time_limit"
-        elif terminated:
-            ended = "terminated"
-        else:
-            ended = "max_steps"
+        ended = "time_limit" if truncated else "terminated" if terminated else "max_steps"
+        types = base.oracle_access().constraint_types
         record.update(
             success=False, score=0.0, satisfied_fraction=0.0,
-            constraints=[{"type": str(c.type), "satisfied": False} for c in constraints],
+            constraints=[{"type": str(t), "satisfied": False} for t in types],
             violations=0, violation_counts={}, redundant_writes=0, ended=ended,
         )
     if conversation is not None:
-        spec = getattr(env, "spec", None)
         episode = conversation.record(
-            env_id=getattr(spec, "id", None), task_id=record["task_id"], seed=seed,
-            success=record["success"], reward=total_reward, score=record["score"])
+            env_id=env.spec.id if env.spec is not None else None, task_id=record["task_id"],
+            seed=seed, success=record["success"], reward=total_reward, score=record["score"])
         if chat:
             record["chat"] = episode
         if trajectory:
             record["trajectory"] = {**episode, **episode_trajectory(env)}
     return record
+
+
+def _play(env: gym.Env, policy: Policy, observation: str, info: dict,
+          max_steps: int | None, conversation: EpisodeChat | None):
+    """Step ``env`` with ``policy`` until the episode ends (or after ``max_steps``); the
+    last info, the return, the steps and the final ``terminated`` and ``truncated``."""
+    base = episode_env(env)
+    total_reward = 0.0
+    steps = 0
+    terminated = truncated = False
+    seen = len(base.episode.calls) if conversation is not None else 0
+    while not (terminated or truncated):
+        if max_steps is not None and steps >= max_steps:
+            break
+        action = policy.act(observation, info)
+        observation, reward, terminated, truncated, info = env.step(action)
+        total_reward += float(reward)
+        steps += 1
+        if conversation is not None:
+            calls = base.episode.calls
+            ran = list(calls[seen:])  # the calls this step ran
+            seen = len(calls)
+            conversation.add_turn(action, None if terminated or truncated else observation, ran)
+    return info, total_reward, steps, terminated, truncated
+
+
+def _verified(verification: dict[str, Any]) -> dict[str, Any]:
+    """The record's fields taken from the final ``info["verification"]``."""
+    fields: dict[str, Any] = dict(
+        success=bool(verification["success"]),
+        score=float(verification["score"]),
+        satisfied_fraction=float(verification.get("satisfied_fraction", 0.0)),
+        constraints=[{"type": str(c["type"]), "satisfied": bool(c["satisfied"])}
+                     for c in verification.get("constraints", [])],
+        violations=int(verification.get("violations", 0)),
+        violation_counts={str(k): int(v) for k, v in
+                          sorted(verification.get("violation_counts", {}).items())},
+        redundant_writes=int(verification.get("redundant_writes", 0)),
+        ended=str(verification.get("ended", "")),
+    )
+    tau2 = verification.get("tau2")
+    if tau2:  # tau2's own tasks: its deterministic reward, NL assertions unjudged
+        fields["tau2"] = {k: tau2[k] for k in ("db_match", "communicate_info", "reward",
+                                               "nl_assertions_unchecked",
+                                               "rejected_gold_writes")}
+    return fields
 
 
 #: Characters of a tool result kept in a trajectory.
@@ -136,18 +148,15 @@ TRAJECTORY_CONTENT = 4000
 
 def episode_trajectory(env: gym.Env) -> dict[str, Any]:
     """The calls, agent messages and ground truth of the env's last episode (JSON-ready)."""
-    base = getattr(env, "unwrapped", env)
+    base = episode_env(env)
+    record = base.episode
     calls = []
-    for c in getattr(base, "calls", None) or ():
+    for c in record.calls:
         c = dict(c, content=str(c.get("content", ""))[:TRAJECTORY_CONTENT])
         try:
             json.dumps(c["arguments"])
         except (TypeError, ValueError, OverflowError):  # e.g. a 5000-digit integer
             c["arguments"] = UNREPRESENTABLE
         calls.append(c)
-    out: dict[str, Any] = {"calls": calls, "agent_messages": [
-        str(m) for m in getattr(base, "agent_messages", None) or ()]}
-    truth = getattr(base, "ground_truth", None)
-    if callable(truth):
-        out["ground_truth"] = [g.to_dict() for g in truth()]
-    return out
+    return {"calls": calls, "agent_messages": list(record.agent_messages),
+            "ground_truth": [g.to_dict() for g in base.ground_truth()]}
