@@ -31,13 +31,20 @@ def compute_test_set_digest(env) -> str:
     return digest.hexdigest()
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     """``python -m tool_gym.envs.frozen ENV_ID...``: print each id's test-set digest."""
-    for env_id in (sys.argv[1:] if argv is None else argv):
+    ids = sys.argv[1:] if argv is None else argv
+    unknown = [i for i in ids if i not in TEST_SET_DIGESTS]
+    if not ids or unknown:
+        what = f"unknown conversation id {unknown[0]!r}" if unknown else "no env id given"
+        print(f"python -m tool_gym.envs.frozen: error: {what}; use one of "
+              f"{', '.join(TEST_SET_DIGESTS)}", file=sys.stderr)
+        return 2
+    for env_id in ids:
         env = gym.make(env_id).unwrapped
         print(env_id, compute_test_set_digest(env))
         env.close()
-
+    return 0
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
