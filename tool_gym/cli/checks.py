@@ -217,6 +217,20 @@ def check_out_dir(flag: str, path: str | os.PathLike) -> None:
     target = Path(path).absolute()
     if target.exists() and not target.is_dir():
         raise UsageError(f"{flag} {path}: a file is there, not a directory")
+    _probe(flag, path, target, "directory")
+
+
+def check_out_file(flag: str, path: str | os.PathLike) -> None:
+    """``path`` is a file that can be written (its folders made when missing): probed as
+    :func:`check_out_dir` does, in its nearest existing parent."""
+    target = Path(path).absolute()
+    if target.is_dir():
+        raise UsageError(f"{flag} {path}: a directory is there; give a file name")
+    _probe(flag, path, target.parent, "file")
+
+
+def _probe(flag: str, path: str | os.PathLike, target: Path, kind: str) -> None:
+    """Make and remove a temporary folder in the nearest existing parent of ``target``."""
     parent = target
     while not parent.exists():
         parent = parent.parent
@@ -225,7 +239,7 @@ def check_out_dir(flag: str, path: str | os.PathLike) -> None:
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise UsageError(f"{flag} {path}: cannot write in {parent} ({reason}); choose "
-                         f"another directory") from None
+                         f"another {kind}") from None
 
 
 def make_env(env_id: str, env_kwargs: dict) -> gym.Env:

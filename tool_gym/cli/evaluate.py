@@ -107,6 +107,10 @@ class Args:
         "help": "also store each episode's calls, results, messages and ground-truth calls "
                 "in OUT/trajectories.jsonl (for python -m tool_gym.synth.sweep)",
         "action": "store_true"})
+    report: bool = field(default=False, metadata={
+        "help": "also write OUT/report.html, the run as one HTML page to read in a browser "
+                "(transcripts with --save-trajectories; python -m tool_gym.report)",
+        "action": "store_true"})
 
 
 DEFAULT_TASKS = {"test": 200, "train": 100}
@@ -565,6 +569,10 @@ def run(args: Args, checked: Checked) -> dict:
     print_table(summary)
     plot(summary, out / PLOT, f"{args.policy} on {args.env} ({args.split})")
     print(f"\nwrote {episodes_path}, {out / SUMMARY}")
+    if args.report:
+        from tool_gym.report import REPORT, write_report
+
+        print(f"wrote {write_report([out], out / REPORT)}")
     return summary
 
 
