@@ -4,6 +4,8 @@ mask covers exactly what the model generates."""
 import json
 import time
 
+import numpy as np
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -116,3 +118,36 @@ def test_response_template_parses_what_the_template_renders(tiny_dir):
     text = tokenizer("All done.<|im_end|>", add_special_tokens=False)["input_ids"]
     assert tokenizer.parse_response(text, prefix=prefix) == {"role": "assistant",
                                                            "content": "All done."}
+
+
+def test_a_copied_value_is_the_same_tokens_in_a_message_and_in_json():
+    from tool_gym.agents.tiny import build_tokenizer
+
+    tokenizer = build_tokenizer(["You can find my account under dalia.salazar5134@example.com."],
+                                value_tokens=True)
+    said = tokenizer("under dalia.salazar5134@example.com.", add_special_tokens=False)
+    call = tokenizer('{"email": "dalia.salazar5134@example.com"}', add_special_tokens=False)
+    value = tokenizer("dalia.salazar5134@example.com", add_special_tokens=False)["input_ids"]
+    for ids in (said["input_ids"], call["input_ids"]):
+        assert any(ids[i:i + len(value)] == value for i in range(len(ids)))
+    assert [tokenizer.decode([i]) for i in tokenizer("5134", add_special_tokens=False)[
+        "input_ids"]] == ["5", "1", "3", "4"]
+
+
+def test_copy_pretraining_teaches_copying_deterministically(tmp_path):
+    from tool_gym.agents.tiny import copy_examples, env_texts
+
+    texts = env_texts("ToolRetail-v0", episodes=4, env_kwargs={"prompt": "compact"})
+    config = TinyConfig(hidden_size=32, intermediate_size=96, copy_steps=150, value_tokens=True,
+                        copy_batch_size=16, copy_length=96)
+    first = build_tiny_model(tmp_path / "a", texts, config)
+    again = build_tiny_model(tmp_path / "b", texts, config)
+    report = json.loads((first / "copy_pretraining.json").read_text())
+    assert report["steps"] == 150 and report["copy_accuracy"] > 0.3, report
+    a = load_model(first, device="cpu")[0].state_dict()
+    b = load_model(again, device="cpu")[0].state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    ids, mask = copy_examples([[1, 2, 3, 4, 5, 6]], np.random.default_rng(0), 2, 24)
+    for row, bits in zip(ids, mask):
+        assert len(row) == len(bits) == 24
+        assert all(row[i] in (1, 2, 3, 4, 5, 6) for i in range(24))

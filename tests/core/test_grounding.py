@@ -307,3 +307,25 @@ def test_a_pasted_tool_result_is_no_answer():
     assert not answers(log.agent_message(json.dumps(ORDER)), "delivered")
     listing = "; ".join(f"item {n}: ref-{n}x" for n in range(13))
     assert not answers(log.agent_message(f"Status delivered. {listing}"), "delivered")
+
+
+def test_restating_a_whole_record_is_no_answer():
+    """A record restated field by field (``key: value; ...``, under the dozen values of a
+    dump and no JSON pairs) answers every question about it at once: it is a dump. The
+    answer with a few values of context still counts."""
+    user = {"user_id": "rowan_reyes_7264", "first_name": "Rowan", "last_name": "Reyes",
+            "address1": "422 Dogwood Terrace", "city": "Nashville", "zip": "37217",
+            "email": "rowan.reyes4457@example.com",
+            "gift_card": {"id": "gift_card_9114242", "balance": 2986.0},
+            "orders": ["#W7112685", "#W4751504", "#W9431326"]}
+    log = episode(("get_user", {"user_id": "rowan_reyes_7264"}, user, False))
+    fields = "; ".join(f"{k}: {v}" for k, v in (
+        ("user_id", "rowan_reyes_7264"), ("first_name", "Rowan"), ("address1", "422 Dogwood "
+         "Terrace"), ("zip", "37217"), ("email", "rowan.reyes4457@example.com"),
+        ("id", "gift_card_9114242"), ("balance", "2986.0"), ("orders", "#W7112685"),
+        ("orders", "#W4751504"), ("orders", "#W9431326")))
+    assert not answers(log.agent_message(f"Here are the details: {fields}."), "2986.00")
+    assert answers(log.agent_message("The balance of your gift card is $2,986.00."), "2986.00")
+    assert answers(log.agent_message(
+        "Your gift card gift_card_9114242 (account rowan_reyes_7264, zip 37217) has "
+        "**$2986.00** left."), "2986.00")

@@ -2,7 +2,8 @@ import pytest
 
 from tool_gym.core.rewards import RewardConfig
 from tool_gym.core.task_model import Constraint, Description, Task
-from tool_gym.core.verify import PolicyMonitor, WriteRecord, count_redundant, verify
+from tool_gym.core.verify import (UNEXPLAINED, PolicyMonitor, WriteRecord, count_redundant,
+                                  find_redundant, verify)
 
 
 def make_task(*constraints):
@@ -69,6 +70,31 @@ def test_redundant_writes():
     writes = [WriteRecord("cancel", "o1", "u1", True), WriteRecord("cancel", "o1", "u1", True),
               WriteRecord("cancel", "o2", "u1", True), WriteRecord("cancel", "o3", "u1", False)]
     assert count_redundant(task, writes) == 2
+    assert find_redundant(task, writes) == writes[1:3]  # the second o1, and o2
+
+
+class ExplainingKit(Kit):
+    def explain(self, db, task, constraint, messages):
+        if constraint.type == "boom":
+            raise RuntimeError("no")
+        return f"outcome check failed: no {constraint.type}"
+
+
+def test_reasons_and_redundant_writes_explain_without_changing_the_score():
+    task = make_task(CANCEL, ADDRESS, Constraint("boom", {}))
+    dirty = monitor_after([("call", "login", False, True, "u1", None, None), ("user", "yes"),
+                           ("call", "cancel", True, True, "{}", "o9", "u1")])
+    holds = {"cancel": False, "address": True, "boom": False}
+    plain = verify(task, Kit(holds), None, [], dirty, "user_stop")
+    told = verify(task, ExplainingKit(holds), None, [], dirty, "user_stop")
+    assert [c["reason"] for c in told.constraints if not c["satisfied"]] == \
+        ["outcome check failed: no cancel", "not satisfied (explaining it raised RuntimeError)"]
+    assert "reason" not in told.constraints[1]  # a held constraint has none
+    assert told.redundant == plain.redundant == [{"tool": "cancel", "target": "o9"}]
+    for v in (plain, told):
+        assert (v.score, v.success, v.redundant_writes, v.satisfied_fraction) == \
+            (pytest.approx(0.75 / 3), False, 1, pytest.approx(1 / 3))
+        assert [c["satisfied"] for c in v.constraints] == [False, True, False]
 
 
 def test_score_formula():
@@ -79,7 +105,7 @@ def test_score_formula():
     v = verify(task, Kit({"cancel": True, "address": False}), None, [], clean, "user_stop")
     assert (v.score, v.success) == (0.5, False)
     assert v.constraints == [{"type": "cancel", "satisfied": True},
-                             {"type": "address", "satisfied": False}]
+                             {"type": "address", "satisfied": False, "reason": UNEXPLAINED}]
     dirty = monitor_after([("call", "login", False, True, "u1", None, None),
                            ("call", "cancel", True, True, "{}", "o1", "u1")])
     v = verify(task, Kit({"cancel": True, "address": True}), None, [], dirty, "user_stop")

@@ -82,7 +82,9 @@ def test_get_user_details_authenticates_and_policy_rules_are_counted():
     assert terminated and not v["success"]
     assert v["violation_counts"].get("policy:cancel_not_eligible") == 1
     assert "write_on_other_user" not in v["violation_counts"]
-    assert v["constraints"] == [{"type": "refuse_ineligible_cancellation", "satisfied": False}]
+    assert v["constraints"] == [{"type": "refuse_ineligible_cancellation", "satisfied": False,
+                                 "reason": "not communicated: no message to the user said "
+                                           "the request cannot be done"}]
     e.close()
 
 

@@ -5,7 +5,8 @@ CLI, and larger runs fabricated from them in the same format.
 :func:`fabricate_run` writes a run of any size whose every episode (its line of
 ``episodes.jsonl`` and of ``trajectories.jsonl``) is a copy of a real episode given a new
 task id, trial and numbers, and whose ``summary.json`` is ``tool_gym.core.metrics.summarize`` of
-them, as the evaluate CLI writes it.
+them, as the evaluate CLI writes it. :func:`explained_run` writes real episodes that fail
+for known reasons.
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
+import gymnasium as gym
+
+from tool_gym.agents.episode_loop import run_episode
 from tool_gym.cli import evaluate
+from tool_gym.core.actions import ToolCall
 from tool_gym.core.metrics import summarize
 
 #: Agent text that must stay text in the page (the report's escaping is tested with it).
@@ -33,6 +38,74 @@ def evaluate_run(out: Path, policy: str, tasks: int = 3, trials: int = 2,
     argv += ["--save-trajectories"] if trajectories else []
     argv += ["--report"] if report else []
     evaluate.run_command(argv)
+    return out
+
+
+class _Script:
+    """Plays ``steps(env.unwrapped)`` (made when the episode starts), then transfers."""
+
+    def __init__(self, env, steps):
+        self.env, self.steps, self.todo = env, steps, []
+
+    def reset(self, observation, info):
+        self.todo = list(self.steps(self.env.unwrapped))
+
+    def act(self, observation, info):
+        return self.todo.pop(0) if self.todo else \
+            ToolCall("transfer_to_human_agents", {"summary": "handing over"})
+
+
+def _first_call(base) -> list:
+    return [s.call for s in base.kit.plan(base.task) if s.call is not None][:1]
+
+
+def _unread_answer(base) -> list:
+    """Authenticate, then say the order's total without reading the order."""
+    return _first_call(base) + [f"The total of your order is ${base.task.constraints[0].answer}."]
+
+
+def _cancel_another_order(base) -> list:
+    """Authenticate, then cancel a pending order other than the one the user means."""
+    target = base.task.constraints[0].args["order_id"]
+    (other,) = base.sandbox.db.execute(
+        "SELECT order_id FROM orders WHERE order_id != ? AND status = 'pending' "
+        "ORDER BY user_id = ? DESC, order_id", (target, base.task.user_id)).fetchone()
+    return _first_call(base) + [ToolCall("cancel_pending_order",
+                                         {"order_id": other, "reason": "no longer needed"})]
+
+
+#: The scripted episodes of :func:`explained_run`: (constraint type, steps).
+EXPLAINED = (("info_order_total", _unread_answer), ("cancel_order", _cancel_another_order))
+
+
+def explained_run(out: Path) -> Path:
+    """A run of real ToolRetail-v0 episodes that fail for known reasons (one per entry of
+    :data:`EXPLAINED`, task ``test-<i>``, trial 0): an answer said before a tool showed
+    it, and a cancellation of the wrong order (its outcome fails, its write is
+    redundant), with trajectories, written as the evaluate CLI writes a run."""
+    out.mkdir(parents=True, exist_ok=True)
+    records, chats = [], []
+    for index, (kind, steps) in enumerate(EXPLAINED):
+        env = gym.make("ToolRetail-v0", split="test", constraint_types=(kind,),
+                       max_constraints=1)
+        try:
+            record = run_episode(env, _Script(env, steps), seed=index,
+                                 task_id=f"test-{index}", trajectory=True)
+        finally:
+            env.close()
+        trajectory = record.pop("trajectory")
+        record.update(trial=0)
+        records.append(record)
+        chats.append(dict(trajectory, task_id=record["task_id"], trial=0, seed=index))
+    config = {"env": "ToolRetail-v0", "policy": "scripted", "seed": 0, "env_kwargs": {}}
+    summary = summarize(records, max_k=1)
+    summary["config"] = dict(config, split="test", trials=1,
+                             task_ids=[r["task_id"] for r in records])
+    (out / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
+    (out / "episodes.jsonl").write_text("".join(json.dumps(r, sort_keys=True) + "\n"
+                                                for r in records))
+    (out / "trajectories.jsonl").write_text("".join(evaluate.json_line(c) for c in chats))
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     return out
 
 

@@ -127,6 +127,34 @@ def test_opening_an_episode_shows_its_transcript_and_verification(browser, runs,
     no_trouble(browser)
 
 
+def test_a_failed_episode_says_why_and_lists_its_redundant_writes(browser, runs, tmp_path):
+    open_report(browser, runs, ["explained"], tmp_path)
+    records = lines(runs["explained"] / "episodes.jsonl")
+    for id, record in enumerate(records):
+        browser.evaluate(f"location.hash = '#episode={id}'")
+        browser.wait_until(f"!!document.querySelector('#viewer .episode[data-episode=\"{id}\"]"
+                           f"[data-loaded]')")
+        shown = browser.evaluate("""[...document.querySelectorAll('#viewer [data-constraint]')]
+            .map((li) => [li.dataset.constraint, li.className,
+                          li.querySelector('.reason')?.textContent])""")
+        assert shown == [[c["type"], "fail", c["reason"]] for c in record["constraints"]]
+        writes = browser.evaluate("[...document.querySelectorAll('#viewer [data-redundant]')]"
+                                  ".map((li) => [li.dataset.redundant, li.textContent])")
+        assert writes == [[w["tool"], f"{w['tool']} on {w['target']}"]
+                          for w in record.get("redundant", [])]
+        summary = browser.evaluate("document.querySelector('#viewer .episode > p').textContent")
+        assert record["constraints"][0]["reason"] in summary
+    browser.screenshot(tmp_path / "explained.png")
+    # the list's failed-constraint tag carries the reason as its tooltip
+    titles = browser.evaluate("[...document.querySelectorAll('#episode-list .tag.fail')]"
+                              ".map((tag) => tag.title)")
+    assert titles == [r["constraints"][0]["reason"] for r in records]
+    set_control(browser, "filter-search", "not grounded")
+    browser.wait_until(f"{COUNT}.startsWith('1 of')")
+    assert [row[0] for row in browser.evaluate(ROWS)] == [records[0]["task_id"]]
+    no_trouble(browser)
+
+
 def test_runs_side_by_side_and_without_transcripts(browser, runs, tmp_path):
     open_report(browser, runs, ["oracle", "random", "bare"], tmp_path)
     assert browser.evaluate("document.querySelectorAll('#compare [data-table=differs] tbody tr').length") == 2

@@ -63,10 +63,34 @@ def test_episodes_are_episodes_jsonl(runs):
     failed = {(r["task_id"], r["trial"]) for r in records if not r["success"]}
     assert 0 < len(failed) < len(records)  # the run mixes outcomes
     for episode, record in zip(model["episodes"], records):
-        assert [[model["types"][t], held] for t, held in episode["constraints"]] == \
+        assert [[model["types"][c[0]], c[1]] for c in episode["constraints"]] == \
             [[c["type"], c["satisfied"]] for c in record["constraints"]]
+        assert [model["reasons"][c[2]] if len(c) > 2 else None
+                for c in episode["constraints"]] == \
+            [c.get("reason") for c in record["constraints"]]
+        assert episode.get("redundant", []) == \
+            [[w["tool"], w["target"]] for w in record.get("redundant", [])]
         assert {model["kinds"][int(k)]: v for k, v in episode["violation_counts"].items()} == \
             record["violation_counts"]
+
+
+def test_failed_constraints_give_their_reason_and_redundant_writes_are_listed(runs):
+    model = script(build_report([runs["explained"]]), "report-data")
+    records = lines(runs["explained"] / "episodes.jsonl")
+    unread, wrong_order = records
+    assert not unread["success"] and unread["constraints"][0]["reason"].startswith(
+        "not grounded: the answer was said before a tool result showed it")
+    assert not wrong_order["success"] and wrong_order["constraints"][0]["reason"].startswith(
+        "outcome check failed: the final database does not hold the cancel_order outcome")
+    (redundant,) = wrong_order["redundant"]
+    assert redundant["tool"] == "cancel_pending_order" and wrong_order["redundant_writes"] == 1
+    for episode, record in zip(model["episodes"], records):
+        (constraint,) = episode["constraints"]
+        assert model["types"][constraint[0]] == record["constraints"][0]["type"]
+        assert constraint[1] is False
+        assert model["reasons"][constraint[2]] == record["constraints"][0]["reason"]
+    assert "redundant" not in model["episodes"][0]
+    assert model["episodes"][1]["redundant"] == [["cancel_pending_order", redundant["target"]]]
 
 
 def test_transcripts_pair_calls_with_their_stage_and_result(runs):

@@ -198,6 +198,9 @@ class BatchedRollouts:
         else:
             self.make_env = env
         self.envs: list[gym.Env] = []
+        #: ``seed -> decoder`` with :class:`~tool_gym.llm.transformers_backend.BatchDecoder`'s
+        #: interface, used instead of it (``tool_gym.llm.vllm_decoder.VLLMDecoder``).
+        self.decoder_factory: Callable[[int], Any] | None = None
         self.stats = RolloutStats()
         self._formats: dict[str, Any] = {}
         self._calls = 0
@@ -274,10 +277,13 @@ class BatchedRollouts:
                                            messages=messages, tools=tools))
             formats.append(fmt)
             last_info.append(info)
-        decoder = BatchDecoder(self.model, self.tokenizer.pad_token_id, self.stop_ids,
-                               temperature=cfg.temperature, top_p=cfg.top_p, top_k=cfg.top_k,
-                               seed=seed, reuse_cache=cfg.reuse_cache,
-                               chunk_size=cfg.prefill_chunk)
+        if self.decoder_factory is not None:
+            decoder = self.decoder_factory(seed)
+        else:
+            decoder = BatchDecoder(self.model, self.tokenizer.pad_token_id, self.stop_ids,
+                                   temperature=cfg.temperature, top_p=cfg.top_p,
+                                   top_k=cfg.top_k, seed=seed, reuse_cache=cfg.reuse_cache,
+                                   chunk_size=cfg.prefill_chunk)
         decoder.add([t.prompt_ids for t in trajectories])
         live = list(range(n))  # episode index of each decoder row
         steps = [0] * n

@@ -36,8 +36,9 @@ def run_episode(env: gym.Env, policy: Policy, seed: int | None, task_id: str | N
     The record holds only values that are a function of the episode (no wall-clock
     time): ``task_id``, ``seed``, ``success``, ``score``, ``satisfied_fraction``,
     ``turns``, ``steps``, ``tool_calls``, ``errors``, ``violations``,
-    ``violation_counts``, ``redundant_writes``, ``constraints`` (a list of
-    ``{"type", "satisfied"}``), ``ended``, ``reward`` (the sum of step rewards) and
+    ``violation_counts``, ``redundant_writes`` (and ``redundant``, the writes it counts),
+    ``constraints`` (a list of ``{"type", "satisfied"}``, with a ``reason`` where one
+    failed), ``ended``, ``reward`` (the sum of step rewards) and
     ``verified``. ``verified`` is false when the final step carried no
     ``info["verification"]`` (e.g. a ``TimeLimit`` wrapper cut the episode before the env
     ended it): the episode then counts as a failure with score 0, and its constraints are
@@ -121,17 +122,27 @@ def _play(env: gym.Env, policy: Policy, observation: str, info: dict,
 
 
 def _verified(verification: dict[str, Any]) -> dict[str, Any]:
-    """The record's fields taken from the final ``info["verification"]``."""
+    """The record's fields taken from the final ``info["verification"]``: each failed
+    constraint keeps its ``reason`` and ``redundant`` lists the redundant writes
+    (``{"tool", "target"}``), when the verification gives them."""
+    constraints = []
+    for c in verification.get("constraints", []):
+        constraint = {"type": str(c["type"]), "satisfied": bool(c["satisfied"])}
+        if not constraint["satisfied"] and c.get("reason"):
+            constraint["reason"] = str(c["reason"])
+        constraints.append(constraint)
     fields: dict[str, Any] = dict(
         success=bool(verification["success"]),
         score=float(verification["score"]),
         satisfied_fraction=float(verification.get("satisfied_fraction", 0.0)),
-        constraints=[{"type": str(c["type"]), "satisfied": bool(c["satisfied"])}
-                     for c in verification.get("constraints", [])],
+        constraints=constraints,
         violations=int(verification.get("violations", 0)),
         violation_counts={str(k): int(v) for k, v in
                           sorted(verification.get("violation_counts", {}).items())},
         redundant_writes=int(verification.get("redundant_writes", 0)),
+        redundant=[{"tool": str(w.get("tool")),
+                    "target": None if w.get("target") is None else str(w["target"])}
+                   for w in verification.get("redundant", [])],
         ended=str(verification.get("ended", "")),
     )
     tau2 = verification.get("tau2")

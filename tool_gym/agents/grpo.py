@@ -14,6 +14,10 @@ Logged besides TRL's own metrics (reward mean and spread, KL when ``beta > 0``):
 ``env/success_rate``, ``env/score``, ``env/validity``, ``env/turns``,
 ``rollout/tokens_per_second`` and ``rollout/episodes_per_second``.
 
+With ``GRPOConfig(use_vllm=True)`` each turn of the rollouts is sampled by TRL's vLLM
+generation (:class:`tool_gym.llm.vllm_decoder.VLLMDecoder`; TRL syncs the trained weights
+into vLLM before each rollout); the episodes, masks and rewards are the same.
+
     from tool_gym.agents.grpo import EnvGRPOConfig, make_grpo_trainer
     trainer = make_grpo_trainer(model, tokenizer, EnvGRPOConfig(env_id="ToolRetail-v0"),
                                 grpo_args)
@@ -95,6 +99,12 @@ def make_rollout_func(env_id: str, tokenizer, rollout: RolloutConfig,
                                                    env_kwargs=env_kwargs)
             rollouts = runner["runner"]
             rollouts.model = model
+            if getattr(trainer, "use_vllm", False):  # TRL synced the weights into vLLM
+                from tool_gym.llm.vllm_decoder import VLLMDecoder
+
+                generation = trainer.vllm_generation
+                rollouts.decoder_factory = lambda seed: VLLMDecoder(generation,
+                                                                    rollouts.stop_ids)
             trajectories = rollouts.run(episodes, seed=rollout.seed + trainer.state.global_step)
         stats = rollouts.stats
         n = len(trajectories)

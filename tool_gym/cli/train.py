@@ -38,23 +38,31 @@ and skips finished phases. bf16 on a GPU that has it, fp32 on CPU. LoRA with ``-
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import os
 import random
 import sys
 import time
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tool_gym.cli import checks
 from tool_gym.cli.checks import UsageError
+from tool_gym.cli.recipes import RECIPES, recipe_from_argv
 
 PROG = "tool-gym-train"
 
 
 @dataclass
 class Args:
+    recipe: typing.Optional[str] = field(default=None, metadata={
+        "help": "a paper's recipe as defaults of the other flags (flags still override it): "
+                "'cove' (SFT on verified trajectories), 'prove' (GRPO with PROVE's reward "
+                "on chain tasks), 'toolloop' (SFT on staged synthesis samples); "
+                "--recipe NAME --help shows what it sets", "choices": tuple(RECIPES)})
     algo: str = field(default="grpo", metadata={
         "help": "training algorithm", "choices": ("sft", "grpo")})
     env_id: str = field(default="ToolRetail-v0", metadata={
@@ -84,6 +92,11 @@ class Args:
         "help": "GRPO: SFT steps on verified trajectories before GRPO (0: none)"})
     warm_start_lr: float = field(default=1e-3, metadata={
         "help": "learning rate of the SFT warm start"})
+    warm_start_batch_size: int = field(default=0, metadata={
+        "help": "examples per step of the SFT warm start (0: --batch-size)"})
+    lr_scheduler: str = field(default="constant", metadata={
+        "help": "learning-rate schedule of every phase (transformers' names: constant, "
+                "linear, cosine, ...)"})
     sft_policy: str = field(default="oracle", metadata={
         "help": "policy whose verified episodes (score 1.0) make the SFT data "
                 "(oracle, hf:PATH, module:Class, ...)"})
@@ -105,11 +118,25 @@ class Args:
         "help": "--model tiny: hidden size"})
     tiny_layers: int = field(default=2, metadata={
         "help": "--model tiny: number of layers"})
+    tiny_value_tokens: bool = field(default=False, metadata={
+        "help": "--model tiny: digits one by one and spaces as tokens of their own, so a "
+                "value copied from a message into a call is the same tokens"})
+    tiny_copy_steps: int = field(default=0, metadata={
+        "help": "--model tiny: steps of copy pretraining before any task is seen (spans of "
+                "the environment's texts repeated; tool_gym.agents.tiny.pretrain_copying)"})
     threads: int = field(default=0, metadata={
         "help": "torch CPU threads (0: torch's default; 1 is fastest for the tiny model on "
                 "a busy machine)"})
     gradient_checkpointing: bool = field(default=False, metadata={
         "help": "recompute activations in the backward pass (less GPU memory, slower)"})
+    use_vllm: bool = field(default=False, metadata={
+        "help": "GRPO: sample the rollouts with vLLM (TRL's vLLM generation; needs a CUDA GPU "
+                "and pip install vllm)"})
+    vllm_mode: str = field(default="colocate", metadata={
+        "help": "--use-vllm: 'colocate' (vLLM in the training process) or 'server' (a "
+                "running `trl vllm-serve`)", "choices": ("colocate", "server")})
+    vllm_gpu_memory_utilization: float = field(default=0.3, metadata={
+        "help": "--use-vllm colocate: share of GPU memory vLLM may take"})
     seed: int = field(default=0, metadata={"help": "seed of everything"})
     logging_steps: int = field(default=1, metadata={"help": "log every N steps"})
     save_steps: int = field(default=50, metadata={"help": "checkpoint every N steps"})
@@ -119,15 +146,25 @@ class Args:
         "help": "where trainers log ('tensorboard' or 'none')"})
 
 
-def make_parser():
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter,
+                    argparse.RawDescriptionHelpFormatter):
+    """Defaults after each flag's help; the recipes' text as it is written."""
+
+
+def make_parser(recipe=None):
     """TRL's ``TrlParser`` over :class:`Args` (flags ``--output-dir`` or ``--output_dir``,
-    ``--config FILE``), with one-line errors and ``--no-X`` for each switch."""
+    ``--config FILE``), with one-line errors and ``--no-X`` for each switch; a
+    :class:`~tool_gym.cli.recipes.Recipe` sets its defaults (and ``--help`` describes it)."""
     from trl import TrlParser
 
     class Parser(checks.OneLineErrors, TrlParser):
         pass
 
-    parser = Parser(Args, prog=PROG, description=__doc__.split("\n\n")[0])
+    epilog = "\n\n".join(r.describe() for r in ([recipe] if recipe else RECIPES.values()))
+    parser = Parser(Args, prog=PROG, description=__doc__.split("\n\n")[0], epilog=epilog,
+                    formatter_class=HelpFormatter)
+    if recipe is not None:
+        parser.set_defaults(**recipe.defaults)
     for f in dataclasses.fields(Args):
         if f.default is False:  # HfArgumentParser adds --no-X only for switches that are on
             parser.add_argument("--no-" + f.name.replace("_", "-"), dest=f.name,
@@ -144,8 +181,9 @@ def parse_args(argv=None) -> Args:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--config" in argv and argv.index("--config") == len(argv) - 1:
         raise UsageError("--config needs a YAML file")
+    recipe = recipe_from_argv(argv)
     try:
-        (args,) = make_parser().parse_args_and_config(argv)
+        (args,) = make_parser(recipe).parse_args_and_config(argv)
     except OSError as error:
         raise UsageError(f"--config: cannot read {error.filename or ''}: "
                          f"{error.strerror or error}") from None
@@ -171,21 +209,28 @@ def build_or_load_model(args: Args, out: Path, env_kwargs: dict):
             texts = env_texts(args.env_id, episodes=16, env_kwargs=env_kwargs)
             build_tiny_model(path, texts, TinyConfig(
                 hidden_size=args.tiny_hidden, intermediate_size=3 * args.tiny_hidden,
-                num_hidden_layers=args.tiny_layers, seed=args.seed))
+                num_hidden_layers=args.tiny_layers, seed=args.seed,
+                value_tokens=args.tiny_value_tokens, copy_steps=args.tiny_copy_steps))
+            copying = path / "copy_pretraining.json"
+            if copying.exists():
+                report = json.loads(copying.read_text())
+                print(f"tiny model: {report['steps']} steps of copy pretraining, copy "
+                      f"accuracy {report['copy_accuracy']:.2f} ({report['seconds']:.0f} s)")
     model, tokenizer = load_model(path)
     return model, tokenizer, str(path)
 
 
 def held_out(model, tokenizer, args: Args, env_kwargs: dict) -> dict:
-    """Greedy episodes on the first ``--eval-tasks`` test tasks."""
-    from tool_gym.agents.batched_rollouts import RolloutConfig, evaluate_model
+    """Greedy episodes on the first ``--eval-tasks`` test tasks, scored by
+    :func:`tool_gym.agents.held_out.score_model` (success with its 95% interval, reward)."""
+    from tool_gym.agents.batched_rollouts import RolloutConfig
+    from tool_gym.agents.held_out import score_model
 
     config = RolloutConfig(max_new_tokens=args.max_new_tokens, max_turns=args.max_turns,
                            max_context=args.max_context, temperature=0.0, seed=args.seed)
     task_ids = [f"test-{i}" for i in range(args.eval_tasks)]
-    summary, _ = evaluate_model(model, tokenizer, args.env_id, task_ids, config, env_kwargs,
-                                batch_size=32, seed=10_000 + args.seed)
-    return summary
+    return score_model(model, tokenizer, args.env_id, task_ids, config, env_kwargs,
+                       seed=10_000 + args.seed)
 
 
 def lora_config(args: Args):
@@ -217,7 +262,7 @@ def common_kwargs(args: Args, phase_dir: Path, steps: int) -> dict:
     return dict(output_dir=str(phase_dir), max_steps=steps, logging_steps=args.logging_steps,
                 save_steps=args.save_steps, save_total_limit=2, seed=args.seed, bf16=bf16,
                 report_to=[] if args.report_to == "none" else [args.report_to],
-                lr_scheduler_type="constant", gradient_checkpointing=args.gradient_checkpointing,
+                lr_scheduler_type=args.lr_scheduler, gradient_checkpointing=args.gradient_checkpointing,
                 warmup_steps=0, disable_tqdm=not sys.stderr.isatty())
 
 
@@ -241,8 +286,10 @@ def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: in
     dataset = export_dataset(rows, out / "sft_data")
     print(f"SFT data: {len(rows)} verified episodes of {args.sft_tasks} tasks "
           f"-> {out / 'sft_data'}")
+    batch = args.batch_size if args.algo == "sft" else \
+        args.warm_start_batch_size or args.batch_size
     config = SFTConfig(**common_kwargs(args, phase, steps), learning_rate=lr,
-                       per_device_train_batch_size=args.batch_size,
+                       per_device_train_batch_size=batch,
                        max_length=args.max_context, assistant_only_loss=True,
                        dataset_num_proc=None)
     try:
@@ -276,25 +323,47 @@ def run_grpo(model, tokenizer, args: Args, out: Path, env_kwargs: dict, path: st
                         per_device_train_batch_size=args.batch_size * args.num_generations,
                         num_generations=args.num_generations, beta=args.beta,
                         temperature=args.temperature, max_completion_length=args.max_context,
-                        log_completions=False, model_init_kwargs=init_kwargs)
+                        log_completions=False, model_init_kwargs=init_kwargs,
+                        use_vllm=args.use_vllm, vllm_mode=args.vllm_mode,
+                        vllm_gpu_memory_utilization=args.vllm_gpu_memory_utilization)
     trainer = make_grpo_trainer(model, tokenizer, env, config, peft_config=lora_config(args))
     try:
         trainer.train(resume_from_checkpoint=last_checkpoint(phase, args.resume))
     except PromptTooLong as error:
         raise UsageError(f"--max-context: {error}") from None
-    return merged(trainer.model)
+    return merged(trainer.model), rollout_throughput(trainer.state.log_history)
 
 
-def log_eval(out: Path, summaries: dict, args: Args) -> None:
+def rollout_throughput(log_history: list[dict]) -> dict:
+    """Mean generated tokens and episodes per second of GRPO's training rollouts (from the
+    trainer's logs)."""
+    out = {}
+    for key, name in (("rollout/tokens_per_second", "tokens_per_second"),
+                      ("rollout/episodes_per_second", "episodes_per_second")):
+        values = [row[key] for row in log_history if key in row]
+        if values:
+            out[name] = round(sum(values) / len(values), 2)
+    return out
+
+
+def log_eval(out: Path, stages: dict, args: Args) -> None:
+    """The held-out scores in tensorboard (``OUT/eval``), success and reward apart, one
+    point per stage (0 before, 1 after SFT, 2 after GRPO)."""
     if args.report_to == "none":
         return
     from torch.utils.tensorboard import SummaryWriter
 
+    from tool_gym.agents.held_out import STAGES
+
     writer = SummaryWriter(str(out / "eval"))
-    for step, (name, summary) in enumerate(summaries.items()):
-        for key, value in summary.items():
-            writer.add_scalar(f"held_out/{key}", value, step)
-        writer.add_text("held_out/phase", name, step)
+    for name, score in stages.items():
+        step = STAGES.index(name)
+        writer.add_scalar("held_out/success", score["success"], step)
+        writer.add_scalar("held_out/success_ci_low", score["success_ci"][0], step)
+        writer.add_scalar("held_out/success_ci_high", score["success_ci"][1], step)
+        writer.add_scalar("held_out/reward", score["reward"], step)
+        writer.add_scalar("held_out/score", score["score"], step)
+        writer.add_text("held_out/stage", name, step)
     writer.close()
 
 
@@ -312,7 +381,8 @@ def check_args(args: Args) -> dict:
                  "max_turns", "max_context", "lora_r", "tiny_hidden", "tiny_layers",
                  "logging_steps", "save_steps"):
         checks.positive("--" + flag.replace("_", "-"), getattr(args, flag))
-    for flag in ("steps", "warm_start_steps", "sft_tasks", "eval_tasks", "threads"):
+    for flag in ("steps", "warm_start_steps", "sft_tasks", "eval_tasks", "threads",
+                 "tiny_copy_steps", "warm_start_batch_size"):
         if getattr(args, flag) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be >= 0, got "
                              f"{getattr(args, flag)}")
@@ -329,6 +399,12 @@ def check_args(args: Args) -> dict:
     if args.algo == "grpo" and args.num_generations < 2:
         raise UsageError("--num-generations must be at least 2 for GRPO (a group of one "
                          "has no advantage)")
+    from transformers.trainer_utils import SchedulerType
+
+    schedules = [t.value for t in SchedulerType]
+    if args.lr_scheduler not in schedules:
+        raise UsageError(f"--lr-scheduler {args.lr_scheduler!r}: use one of "
+                         f"{', '.join(schedules)}")
     if args.report_to not in ("tensorboard", "none"):
         raise UsageError(f"--report-to must be 'tensorboard' or 'none', got "
                          f"{args.report_to!r}")
@@ -336,6 +412,8 @@ def check_args(args: Args) -> dict:
         checks.require_extra("train", ("tensorboard",), "--report-to tensorboard")
     if args.lora:
         checks.require_extra("train", ("peft",), "--lora")
+    if args.use_vllm:
+        check_vllm(args)
     if args.model != "tiny":
         from tool_gym.llm.transformers_backend import resolve_model_path
 
@@ -367,6 +445,24 @@ def check_args(args: Args) -> dict:
     return env_kwargs
 
 
+def check_vllm(args: Args) -> None:
+    """``--use-vllm`` needs GRPO, a CUDA GPU and the ``vllm`` package."""
+    import importlib.util
+
+    import torch
+
+    if args.algo != "grpo":
+        raise UsageError("--use-vllm samples GRPO's rollouts: it goes with --algo grpo")
+    if not 0.0 < args.vllm_gpu_memory_utilization <= 1.0:
+        raise UsageError(f"--vllm-gpu-memory-utilization must lie in (0, 1], got "
+                         f"{args.vllm_gpu_memory_utilization}")
+    if not torch.cuda.is_available():
+        raise UsageError("--use-vllm needs a CUDA GPU (none here); leave it out to sample "
+                         "with transformers")
+    if importlib.util.find_spec("vllm") is None:
+        raise UsageError("--use-vllm needs vLLM: pip install vllm")
+
+
 # ---------------------------------------------------------------------------- main
 
 def main(argv=None) -> int:
@@ -393,6 +489,8 @@ def train(args: Args, env_kwargs: dict) -> dict:
     import numpy as np
     import torch
 
+    from tool_gym.agents.held_out import opening_context, stage_table
+
     if args.threads:
         torch.set_num_threads(args.threads)
     random.seed(args.seed)
@@ -402,17 +500,28 @@ def train(args: Args, env_kwargs: dict) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
 
-    # 1. the model
+    # 1. the model, and what its context must hold
     model, tokenizer, path = build_or_load_model(args, out, env_kwargs)
     print(f"model {path}: {sum(p.numel() for p in model.parameters()):,} parameters, "
           f"{model.dtype}, {model.device}")
-    results: dict = {"args": dataclasses.asdict(args), "model": path}
-    summaries: dict = {}
+    opening = opening_context(tokenizer, args.env_id, env_kwargs, seed=args.seed)
+    print(f"opening context: {opening['total']} tokens (policy and {opening['tools']} tool "
+          f"schemas {opening['system']}, the user's opening {opening['opening']}) of "
+          f"--max-context {args.max_context}")
+    results: dict = {"args": dataclasses.asdict(args), "model": path,
+                     "opening_context": opening}
+    stages: dict = {}
+
+    def score(stage: str) -> None:
+        if args.eval_tasks:
+            stages[stage] = held_out(model, tokenizer, args, env_kwargs)
+            s = stages[stage]
+            print(f"held-out {stage}: success {s['success']:.3f} "
+                  f"[{s['success_ci'][0]:.3f}, {s['success_ci'][1]:.3f}], "
+                  f"reward {s['reward']:.3f}")
 
     # 2. held-out score before training
-    if args.eval_tasks:
-        summaries["before"] = held_out(model, tokenizer, args, env_kwargs)
-        print("held-out before:", json.dumps(summaries["before"]))
+    score("before")
 
     # 3. SFT (the algorithm, or GRPO's warm start)
     sft_steps = args.steps if args.algo == "sft" else args.warm_start_steps
@@ -428,30 +537,26 @@ def train(args: Args, env_kwargs: dict) -> dict:
         # Loaded back from disk: GRPO's KL reference is loaded from the model's path.
         model, tokenizer = load_model(done)
         path = str(done)
-        if args.algo == "grpo" and args.eval_tasks:
-            summaries["after_sft"] = held_out(model, tokenizer, args, env_kwargs)
-            print("held-out after SFT:", json.dumps(summaries["after_sft"]))
+        score("sft")
 
     # 4. GRPO
     if args.algo == "grpo" and args.steps > 0:
-        model = run_grpo(model, tokenizer, args, out, env_kwargs, path)
+        model, results["throughput"] = run_grpo(model, tokenizer, args, out, env_kwargs, path)
+        score("grpo")
 
     # 5. the result
     final = out / "final"
     model.save_pretrained(final)
     tokenizer.save_pretrained(final)
-    if args.eval_tasks:
-        summaries["after"] = held_out(model, tokenizer, args, env_kwargs)
-        print("held-out after:", json.dumps(summaries["after"]))
-        log_eval(out, summaries, args)
-    results.update(held_out=summaries, final=str(final),
+    log_eval(out, stages, args)
+    results.update(held_out=stages, final=str(final),
                    seconds=round(time.perf_counter() - started, 1))
+    if torch.cuda.is_available():
+        results["peak_memory_gib"] = round(torch.cuda.max_memory_allocated() / 2**30, 2)
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    if "before" in summaries and "after" in summaries:
-        b, a = summaries["before"], summaries["after"]
-        print(f"\nheld-out mean reward {b['reward_mean']:.3f} -> {a['reward_mean']:.3f}, "
-              f"success {b['success_rate']:.3f} -> {a['success_rate']:.3f} "
-              f"({results['seconds']:.0f} s); model in {final}")
+    if stages:
+        print("\n" + stage_table(stages, args.eval_tasks))
+    print(f"\n{results['seconds']:.0f} s; model in {final}, results in {out / 'results.json'}")
     return results
 
 

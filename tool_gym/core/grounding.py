@@ -19,6 +19,10 @@ MAX_VALUES = 3
 MAX_MESSAGE_CHARS = 20_000
 #: More distinct values (all kinds together) than this in one message is a dump of records.
 MAX_DUMP_VALUES = 12
+#: More values of one tool result than this in one message, besides the answer's own, is
+#: a copy of that record (rule (d)): a record of a dozen fields restated whole passes the
+#: count above, and it answers every question about that record at once.
+MAX_RECORD_VALUES = 5
 _JSON_PAIR = re.compile(r"[\"']\w+[\"']\s*:")
 
 _REFUSAL = re.compile(
@@ -244,14 +248,22 @@ def answers(message: Any, answer: str, evidence: Sequence[Any] = (),
 
 def _answers(message: "AgentMessage", log: EpisodeLog, position: int, answer: str,
              evidence: Sequence[Any], kind: str | None) -> bool:
+    return _answer_miss(message, log, position, answer, evidence, kind) is None
+
+
+def _answer_miss(message: "AgentMessage", log: EpisodeLog, position: int, answer: str,
+                 evidence: Sequence[Any], kind: str | None) -> str | None:
+    """``None`` when ``message`` answers ``answer``; otherwise the first rule it breaks,
+    a key of :data:`ANSWER_GAPS`."""
     if len(message) > MAX_MESSAGE_CHARS:
-        return False
+        return "too_long"
     kind = kind or V.kind_of(str(answer))
     texts = V.readings(str(message))
     said = [_facts(message)] + [V.facts(t) for t in texts[1:]]
-    said = [f for f in said if V.names(f, str(answer), kind) and not _dump(f)]  # (a)
+    named = [f for f in said if V.names(f, str(answer), kind)]
+    said = [f for f in named if not _dump(f)]                                  # (a), (d)
     if not said:
-        return False
+        return "dump" if named else "unsaid"
     events = [e for e in log.before(position) if e.ok]
     value = V.value_of(str(answer), kind)
     if kind == "text":
@@ -259,15 +271,21 @@ def _answers(message: "AgentMessage", log: EpisodeLog, position: int, answer: st
     else:
         shown = any(value in e.values for e in events)
     if not shown and not (evidence and _read_records(events, evidence)):      # (b)
-        return False
+        return "unshown"
+    own = V.all_values(V.facts(str(answer)))
+    said = [f for f in said if not _copies_record(f, events, own)]              # (d)
+    if not said:
+        return "dump"
     if kind == "text":                                                          # (c)
         siblings = _field_siblings(events, str(answer))
-        return any(len({s for s in siblings if re.search(
+        held = any(len({s for s in siblings if re.search(
             r"(?<![\w#$])" + re.escape(s) + r"(?!\w)", f.canon)}) <= MAX_VALUES for f in said)
+        return None if held else "competing"
     known = set().union(*(e.values for e in events)) | log.user_values(position) | {value}
     if kind == "date":  # a day named without its year is known when a known date has it
         known |= {d for k in list(known) for d in V.date_forms(k)}
-    return any(_few(f, kind, value) and V.values(f, kind) <= known for f in said)
+    held = any(_few(f, kind, value) and V.values(f, kind) <= known for f in said)
+    return None if held else "competing"
 
 
 def _dump(said: V.Facts) -> bool:
@@ -275,6 +293,14 @@ def _dump(said: V.Facts) -> bool:
     :data:`MAX_DUMP_VALUES` distinct values of all kinds together."""
     return len(_JSON_PAIR.findall(said.canon, 0, MAX_MESSAGE_CHARS)) >= 3 or \
         len(V.all_values(said)) > MAX_DUMP_VALUES
+
+
+def _copies_record(said: V.Facts, events: Sequence[ToolEvent], own: set[str]) -> bool:
+    """Whether the message restates more than :data:`MAX_RECORD_VALUES` values of one tool
+    result besides ``own`` (the answer's values)."""
+    mine = V.all_values(said) - own
+    return len(mine) > MAX_RECORD_VALUES and \
+        any(len(mine & e.values) > MAX_RECORD_VALUES for e in events)
 
 
 def is_dump(message: Any) -> bool:
@@ -383,28 +409,40 @@ def refuses(message: Any, user_id: Any, records: Sequence[Any],
             own: Iterable[Any] = (), rivals: Iterable[Any] = (),
             about: Sequence[Any] = ()) -> bool:
     """Whether one message is an earned refusal (see the module docstring)."""
+    return _refusal_miss(message, user_id, records, tools, allowed, own, rivals,
+                         about) is None
+
+
+def _refusal_miss(message: Any, user_id: Any, records: Sequence[Any],
+                  tools: Sequence[str] = (), allowed: Iterable[tuple] = (),
+                  own: Iterable[Any] = (), rivals: Iterable[Any] = (),
+                  about: Sequence[Any] = ()) -> str | None:
+    """``None`` when ``message`` is an earned refusal; otherwise the first rule it
+    breaks, a key of :data:`REFUSAL_GAPS`."""
     ground = _grounding(message)
-    if ground is None or not states_refusal(message) or not addresses(message, about):
-        return False
+    if ground is None or not states_refusal(message):
+        return "unsaid"
+    if not addresses(message, about):
+        return "unaddressed"
     log, position = ground
     if user_id is not None and str(log.authenticated_at(position)) != str(user_id):
-        return False
+        return "unauthenticated"
     events = log.before(position)
     if not _read_records(events, records):
-        return False
+        return "unread"
     ids = [r[1] if isinstance(r, (tuple, list)) and len(r) == 2 else r for r in records]
     # a record that is the user (``("list_invites", user)``) has no rival of its kind
     kinds = [r for r in ids if user_id is None or str(r) != str(user_id)]
     if names_competing_record(message, events, kinds, own, rivals):
-        return False
+        return "competing"
     allowed = {(str(t), str(x)) for t, x in allowed}
     for e in log.events:  # the whole episode: a later write on the records undoes it
         if (e.tool, str(e.target)) in allowed:
             continue  # a write another need of the task requires
         if e.ok and e.is_write and (not tools or e.tool in tools) and \
                 any(e.names_record(r, in_result=False) for r in ids):
-            return False
-    return True
+            return "undone"
+    return None
 
 
 def earned_refusal(messages: Sequence[Any], user_id: Any, records: Sequence[Any],
@@ -430,6 +468,72 @@ def addresses(message: Any, about: Sequence[Any]) -> bool:
     texts = V.readings(str(message))
     said = [_facts(message).canon] + [V.canonical(t) for t in texts[1:]]
     return any(_rival_named(canon, about) for canon in said)
+
+
+#: Why no message answered (:func:`communication_gap`), from the message that got least
+#: far to the one that got furthest.
+ANSWER_GAPS = {
+    "unsaid": "not communicated: no message to the user gave the answer",
+    "too_long": "not communicated: the message was too long to be read as an answer",
+    "dump": "not communicated: the answer was only in a dump of records, never said as one",
+    "unshown": "not grounded: the answer was said before a tool result showed it "
+               "(or before the records it is computed from were read)",
+    "competing": "not grounded: the message with the answer also named other values "
+                 "(ones no tool had shown, or too many of its kind)",
+}
+#: Why no message was an earned refusal (:func:`communication_gap`), in the same order.
+REFUSAL_GAPS = {
+    "unsaid": "not communicated: no message to the user said the request cannot be done",
+    "unaddressed": "not communicated: the refusal did not name the request "
+                   "(the record, or why it is blocked)",
+    "unauthenticated": "not grounded: the refusal came before the task's user was "
+                       "authenticated",
+    "unread": "not grounded: the refusal came before a tool showed why "
+              "(the records that block the request were not read)",
+    "competing": "not grounded: the refusal named another of the user's records",
+    "undone": "refusal undone: a write acted on the records that block the request",
+}
+
+
+def _furthest(misses: Iterable[str | None], gaps: dict[str, str]) -> str | None:
+    """The text of the miss that got furthest (``None`` when one message held)."""
+    order = list(gaps)
+    worst = 0
+    for miss in misses:
+        if miss is None:
+            return None
+        worst = max(worst, order.index(miss))
+    return gaps[order[worst]]
+
+
+def communication_gap(task: Any, constraint: Any, messages: Sequence[Any]) -> str | None:
+    """Why the message part of a need failed (:func:`communicated` is false): the text of
+    :data:`REFUSAL_GAPS` or :data:`ANSWER_GAPS` for the message that got furthest;
+    ``None`` when it holds. For explanations only: the score reads :func:`communicated`."""
+    refusal = getattr(constraint, "refusal", None)
+    if refusal is not None:
+        allowed = tuple(w for c in task.constraints if c is not constraint for w in c.writes)
+        intent = getattr(constraint, "intent", None)
+        rivals = tuple(r for p in (intent.params if intent else ()) for r in p.rivals)
+        own = tuple(_leaves(constraint.args))
+        return _furthest((_refusal_miss(m, task.user_id, refusal.records, refusal.tools,
+                                        allowed, own, rivals, tuple(getattr(refusal, "about", ())))
+                          for m in messages), REFUSAL_GAPS)
+    if constraint.answer is not None:
+        return answer_gap(messages, constraint.answer, constraint.evidence)
+    return None
+
+
+def answer_gap(messages: Sequence[Any], answer: str, evidence: Sequence[Any] = (),
+               kind: str | None = None) -> str | None:
+    """Why no message is a grounded answer ``answer`` (:data:`ANSWER_GAPS`); ``None``
+    when one is (:func:`grounded_answer`)."""
+    def miss(message: Any) -> str | None:
+        ground = _grounding(message)
+        if ground is None:
+            return "unsaid"
+        return _answer_miss(message, *ground, str(answer), evidence, kind)
+    return _furthest(map(miss, messages), ANSWER_GAPS)
 
 
 def communicated(task: Any, constraint: Any, messages: Sequence[Any]) -> bool:

@@ -6,6 +6,7 @@ The full explanation is in ``docs/metrics.md``.
 from __future__ import annotations
 
 import math
+import statistics
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
@@ -78,6 +79,23 @@ def pass_hat_k_ci(successes_per_task: Successes, k: int, confidence: float = 0.9
     alpha = (1.0 - confidence) / 2.0
     low, high = np.quantile(means, [alpha, 1.0 - alpha])
     return float(min(low, point)), float(max(high, point))
+
+
+def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a success rate of ``successes`` out of ``n``.
+
+    Unlike a bootstrap it is not degenerate at 0 or n successes (0 of 64 gives [0, 0.056]),
+    so two rates whose intervals do not overlap differ by more than chance.
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    if n < 1 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n and n >= 1, got {successes} of {n}")
+    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def group_successes(episodes: Sequence[Mapping[str, Any]]) -> dict[Hashable, list[bool]]:

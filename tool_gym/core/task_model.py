@@ -282,6 +282,15 @@ class TaskKit(Protocol):
         """The task's own tool list; ``None``: the domain's toolbox."""
         return None
 
+    def explain(self, db: sqlite3.Connection, task: Task, constraint: Constraint,
+                agent_messages: Sequence[str]) -> str | None:
+        """Why ``constraint`` does not hold, in a short line (called only where
+        :meth:`check` said it does not, for ``Verification.constraints[i]["reason"]``;
+        never read by the score). Kits word it as ``"not communicated: ..."`` or ``"not
+        grounded: ..."`` for the message part of a need, ``"outcome check failed: ..."``
+        for the final database. ``None``: no reason given."""
+        return None
+
     def ground_truth(self, task: Task) -> list[GroundTruthCall] | None:
         """The task's ground-truth calls for PROVE; ``None``: those of :meth:`plan`."""
         return None

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import numpy as np
 
 from .actions import ToolCall
-from .grounding import communicated
+from .grounding import communicated, communication_gap
 from .proposals import entity_groups, intent_with_rivals
 from .task_model import Constraint, Description, PlanStep, Proof, SamplerConfig, Task, TaskKit
 
@@ -48,6 +48,35 @@ def mentions_answer(answer: str, messages: Sequence[str]) -> bool:
     pattern = _answer_pattern(answer.replace(",", ""))
     return any(pattern.search(m.replace(",", "").lower()) for m in messages
                if isinstance(m, str))
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
+def outcome_gap(db: sqlite3.Connection, constraint: Constraint,
+                outcome: Callable[[sqlite3.Connection, dict], bool] | None = None
+                ) -> str | None:
+    """Why the final database does not hold ``constraint``'s outcome, as ``"outcome check
+    failed: ..."`` (the first of its ``expect`` queries that does not hold, what it found
+    and what it wanted, or, with ``outcome``, the kit's own check), naming the writes the
+    need requires; ``None`` when it holds. For explanations only."""
+    needs = "; it needs " + ", ".join(f"{tool} on {target}" for tool, target in
+                                      constraint.writes) if constraint.writes else ""
+    if outcome is not None:
+        if outcome(db, constraint.args):
+            return None
+        return (f"outcome check failed: the final database does not hold the "
+                f"{constraint.type} outcome{needs}")
+    for e in constraint.expect:
+        if not e.holds(db):
+            found = [tuple(r) for r in db.execute(e.query, e.params).fetchall()]
+            wanted = [tuple(r) for r in e.rows]
+            return (f"outcome check failed: the final database does not hold the outcome "
+                    f"({_clip(e.query, 120)} {_clip(repr(tuple(e.params)), 80)} gave "
+                    f"{_clip(repr(found), 80)}, not {_clip(repr(wanted), 80)}){needs}")
+    return None
 
 
 def pick(rng: np.random.Generator, options: Sequence[Any]) -> Any:
@@ -258,6 +287,14 @@ class BaseTaskKit(TaskKit):
         if outcome is not None:
             return bool(outcome(db, constraint.args))
         return all(e.holds(db) for e in constraint.expect)
+
+    def explain(self, db: sqlite3.Connection, task: Task, constraint: Constraint,
+                agent_messages: Sequence[str]) -> str | None:
+        """Why :meth:`check` fails, in its order: the message part of the need
+        (:func:`~tool_gym.core.grounding.communication_gap`), then the outcome
+        (:func:`outcome_gap`)."""
+        return communication_gap(task, constraint, agent_messages) or \
+            outcome_gap(db, constraint, self.checks.get(constraint.type))
 
     def owner(self, db: sqlite3.Connection, tool: str, arguments: dict) -> str | None:
         spec = self.owners.get(tool)

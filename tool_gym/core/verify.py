@@ -101,15 +101,24 @@ class Verification:
     violation_counts: dict[str, int]
     ended: str
     satisfied_fraction: float
+    #: The redundant writes themselves, in episode order: ``{"tool", "target"}`` each
+    #: (``len(redundant) == redundant_writes``). Explanatory only, like each failed
+    #: constraint's ``reason``: the score reads the counts.
+    redundant: list[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
-def count_redundant(task: Task, writes: Sequence[WriteRecord]) -> int:
-    """Successful writes that no constraint needs (wrong entity, or needed no more)."""
+#: The reason of a failed constraint whose kit gives none (:func:`constraint_result`).
+UNEXPLAINED = "not satisfied (the task kit gives no reason)"
+
+
+def find_redundant(task: Task, writes: Sequence[WriteRecord]) -> list[WriteRecord]:
+    """Successful writes that no constraint needs (wrong entity, or needed no more), in
+    episode order: a write needed ``n`` times counts as needed for its first ``n``."""
     wanted = Counter(w for c in task.constraints for w in c.writes)
-    redundant = 0
+    redundant = []
     for w in writes:
         if not w.ok:
             continue
@@ -117,25 +126,57 @@ def count_redundant(task: Task, writes: Sequence[WriteRecord]) -> int:
         if wanted[key] > 0:
             wanted[key] -= 1
         else:
-            redundant += 1
+            redundant.append(w)
     return redundant
+
+
+def count_redundant(task: Task, writes: Sequence[WriteRecord]) -> int:
+    """How many writes :func:`find_redundant` finds."""
+    return len(find_redundant(task, writes))
+
+
+def redundant_list(writes: Sequence[WriteRecord]) -> list[dict]:
+    """Writes as ``Verification.redundant`` lists them (JSON-ready)."""
+    return [{"tool": str(w.tool), "target": None if w.target is None else str(w.target)}
+            for w in writes]
+
+
+def constraint_result(kit: TaskKit, task: Task, constraint, db: sqlite3.Connection,
+                      agent_messages: Sequence[str], held: bool) -> dict:
+    """One entry of ``Verification.constraints``: ``{"type", "satisfied"}``, plus, when it
+    failed, ``"reason"``: the kit's :meth:`~tool_gym.core.task_model.TaskKit.explain`
+    (:data:`UNEXPLAINED` when it has none). ``held`` is the kit's verdict, taken as given:
+    the reason never changes it."""
+    result = {"type": constraint.type, "satisfied": bool(held)}
+    if not held:
+        explain = getattr(kit, "explain", None)
+        reason = None
+        if explain is not None:
+            try:
+                reason = explain(db, task, constraint, agent_messages)
+            except Exception as error:  # noqa: BLE001 - an explanation never ends an episode
+                reason = f"not satisfied (explaining it raised {type(error).__name__})"
+        result["reason"] = str(reason) if reason else UNEXPLAINED
+    return result
 
 
 def verify(task: Task, kit: TaskKit, db: sqlite3.Connection, agent_messages: Sequence[str],
            monitor: PolicyMonitor, ended: str) -> Verification:
     """Check the task on the final database and score the episode."""
     results = [
-        {"type": c.type, "satisfied": bool(kit.check(db, task, c, agent_messages))}
+        constraint_result(kit, task, c, db, agent_messages,
+                          bool(kit.check(db, task, c, agent_messages)))
         for c in task.constraints
     ]
     satisfied = sum(r["satisfied"] for r in results)
     fraction = satisfied / len(results) if results else 1.0
-    redundant = count_redundant(task, monitor.writes)
+    redundant_writes = find_redundant(task, monitor.writes)
+    redundant = len(redundant_writes)
     n_violations = sum(monitor.violations.values())
     penalty = max(0.0, 1.0 - 0.25 * (redundant + n_violations))
     score = fraction * penalty
     return Verification(
         score=score, success=score == 1.0, constraints=results, redundant_writes=redundant,
         violations=n_violations, violation_counts=dict(sorted(monitor.violations.items())),
-        ended=ended, satisfied_fraction=fraction,
+        ended=ended, satisfied_fraction=fraction, redundant=redundant_list(redundant_writes),
     )

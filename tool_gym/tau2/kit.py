@@ -44,7 +44,8 @@ from ..core.sandbox import Sandbox, Template
 from ..core.task_model import Constraint, Description, PlanStep, Refusal, Task, TaskKit
 from ..core.tools import Category
 from ..core.users import READ_LIMIT, ScriptedUser, intent_of
-from ..core.verify import PolicyMonitor, Verification, authenticated_user, count_redundant
+from ..core.verify import (PolicyMonitor, Verification, authenticated_user, constraint_result,
+                           find_redundant, redundant_list)
 from ..domains import get_domain
 from . import outcome
 from .phrasing import customer_sentences, first_person
@@ -297,6 +298,22 @@ class Tau2TaskKit(TaskKit):
                 m for m in agent_messages if not grounding.is_dump(m)])
         return False  # a transfer ends the episode: judged by verify
 
+    def explain(self, db: sqlite3.Connection, task: Task, constraint: Constraint,
+                agent_messages: Sequence[str]) -> str | None:
+        """Why :meth:`check` fails (a transfer's reason, which needs the episode's log, is
+        :meth:`_transfer_gap`'s)."""
+        if constraint.type == "tau2_write":
+            write = self._write(task, constraint)
+            arguments = json.dumps(write.arguments, sort_keys=True)[:120]
+            return (f"outcome check failed: the final database does not hold gold write "
+                    f"#{write.index} ({write.name} {arguments})")
+        if constraint.type == "tau2_inform":
+            return grounding.answer_gap(agent_messages, constraint.answer, constraint.evidence)
+        if constraint.type == "tau2_refuse":
+            return grounding.communication_gap(task, constraint, [
+                m for m in agent_messages if not grounding.is_dump(m)])
+        return "not transferred: the episode did not end in a hand-over to a human"
+
     def owner(self, db: sqlite3.Connection, tool: str, arguments: dict) -> str | None:
         return self.base.owner(db, tool, arguments)
 
@@ -323,10 +340,14 @@ class Tau2TaskKit(TaskKit):
                 held = self._earned_transfer(task, c, log, ended)
             else:
                 held = self.check(db, task, c, agent_messages)
-            results.append({"type": c.type, "satisfied": bool(held)})
+            result = constraint_result(self, task, c, db, agent_messages, bool(held))
+            if c.type == "tau2_transfer" and not held:
+                result["reason"] = self._transfer_gap(task, c, log, ended)
+            results.append(result)
         satisfied = sum(r["satisfied"] for r in results)
         fraction = satisfied / len(results) if results else float(matched)
-        redundant = count_redundant(task, monitor.writes)
+        redundant_writes = find_redundant(task, monitor.writes)
+        redundant = len(redundant_writes)
         n_violations = sum(monitor.violations.values())
         penalty = max(0.0, 1.0 - 0.25 * (redundant + n_violations))
         success = reward == 1.0 and matched and satisfied == len(results) and penalty == 1.0
@@ -336,6 +357,7 @@ class Tau2TaskKit(TaskKit):
             success=bool(success), constraints=results, redundant_writes=redundant,
             violations=n_violations, violation_counts=dict(sorted(monitor.violations.items())),
             ended=ended, satisfied_fraction=fraction,
+            redundant=redundant_list(redundant_writes),
             tau2={"task_id": task.id, "db_match": bool(matched),
                   "communicate_info": bool(all(told)), "reward": reward,
                   "reward_basis": list(basis),
@@ -353,6 +375,17 @@ class Tau2TaskKit(TaskKit):
         authenticated = before[-1].authenticated if before else None
         return str(authenticated) == str(task.user_id) and \
             grounding.read_records(before, constraint.evidence)
+
+    def _transfer_gap(self, task: Task, constraint: Constraint, log: grounding.EpisodeLog,
+                      ended: str) -> str:
+        """Why :meth:`_earned_transfer` is false, in its order."""
+        if ended != "transfer":
+            return f"not transferred: the episode ended by {ended}, not a hand-over to a human"
+        before = log.events[:-1]
+        authenticated = before[-1].authenticated if before else None
+        if str(authenticated) != str(task.user_id):
+            return "not grounded: the hand-over came before the task's user was authenticated"
+        return "not grounded: the hand-over came before the records the gold reads were read"
 
     # ------------------------------------------------------------------ the user's words
     def opening(self, task: Task, constraint: Constraint, rng: np.random.Generator) -> str:

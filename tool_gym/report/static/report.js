@@ -291,7 +291,7 @@
   function haystack(id) {
     if (hay === null) {
       hay = EPS.map((e) => [TASKS[e.task], DATA.endings[e.ended],
-        e.constraints.map((c) => DATA.types[c[0]] + (c[1] ? "" : " failed")).join(" "),
+        e.constraints.map((c) => DATA.types[c[0]] + (c[1] ? "" : " failed") + (reason(c) ? " " + reason(c) : "")).join(" "),
         Object.keys(e.violation_counts).map((k) => DATA.kinds[k]).join(" "),
         (e.called || []).map((t) => DATA.tools[t]).join(" "),
         e.success ? "passed" : "failed", "trial " + e.trial].join(" ").toLowerCase());
@@ -403,8 +403,19 @@
       el("table", {class: "grid"}, el("thead", {}, head), el("tbody", {}, body)));
   }
 
+  // The reason a failed constraint gives (c[2], an index into DATA.reasons), or null.
+  function reason(c) {
+    return !c[1] && c.length > 2 && DATA.reasons && DATA.reasons[c[2]] !== undefined ? DATA.reasons[c[2]] : null;
+  }
   function failedTypes(e) {
-    return e.constraints.filter((c) => !c[1]).map((c) => el("span", {class: "tag fail"}, DATA.types[c[0]]));
+    return e.constraints.filter((c) => !c[1]).map((c) => el("span", {class: "tag fail", title: reason(c)}, DATA.types[c[0]]));
+  }
+  function redundantView(e) {
+    const writes = e.redundant || [];
+    if (!writes.length) return e.redundant_writes ? el("p", {class: "muted"},
+      "The run's records do not list which writes they were.") : null;
+    return el("ul", {class: "redundant"}, writes.map(([tool, target]) => el("li", {"data-redundant": tool},
+      el("code", {}, tool), target === null || target === undefined ? " (no target)" : [" on ", el("code", {}, target)])));
   }
   function renderList() {
     const page = shown.slice(listPage * LIST_PAGE, (listPage + 1) * LIST_PAGE);
@@ -466,6 +477,7 @@
       el("h3", {}, "Constraints"),
       e.constraints.length ? el("ul", {}, e.constraints.map((c) => el("li", {"data-constraint": DATA.types[c[0]],
         class: c[1] ? "pass" : "fail"}, c[1] ? "\u2713 " : "\u2717 ", DATA.types[c[0]], c[1] ? " held" :
+        reason(c) ? [" failed: ", el("span", {class: "reason"}, reason(c))] :
         " failed: not met at the end (checked by rule on the final database and the agent's messages)")))
         : el("p", {class: "muted"}, "none"),
       el("h3", {}, "Policy rules broken"),
@@ -475,6 +487,7 @@
         : el("p", {class: "muted"}, "none"),
       el("h3", {}, `Redundant writes: ${e.redundant_writes}`),
       el("p", {class: "muted"}, "A write is redundant when no constraint needs it (a wrong entity, or done already)."),
+      redundantView(e),
       t ? el("div", {}, el("strong", {}, `Writes that changed the database (${done.length})`),
         done.length ? el("ul", {}, done.map((c) => el("li", {}, el("code", {}, c.name), " ",
           el("span", {class: "mono"}, JSON.stringify(c.arguments)),
@@ -505,12 +518,13 @@
   }
   function episodeView(id) {
     const e = EPS[id], run = RUNS[e.run];
-    const failed = e.constraints.filter((c) => !c[1]).map((c) => DATA.types[c[0]]);
+    const failed = e.constraints.filter((c) => !c[1]).map((c) => DATA.types[c[0]] + (reason(c) ? ` (${reason(c)})` : ""));
     const view = el("div", {class: "episode", "data-episode": id}, factsView(id),
       el("p", {}, el("strong", {class: e.success ? "pass" : "fail"}, e.success ? "Passed. " : "Failed. "),
-        failed.length ? `Failed constraints: ${failed.join(", ")}. ` : "",
+        failed.length ? `Failed constraints: ${failed.join("; ")}. ` : "",
         e.violations ? `${e.violations} rule violations. ` : "",
-        e.redundant_writes ? `${e.redundant_writes} redundant writes. ` : "",
+        e.redundant_writes ? `${e.redundant_writes} redundant writes` + ((e.redundant || []).length ?
+          ` (${e.redundant.map(([tool, target]) => target === null || target === undefined ? tool : `${tool} on ${target}`).join(", ")}). ` : ". ") : "",
         el("a", {href: "#", onclick: (event) => { event.preventDefault();
           view.querySelector(".verdict").scrollIntoView(); }}, "verification")));
     const body = el("div", {class: "transcript"}, el("p", {class: "muted"}, "loading the transcript\u2026"));
