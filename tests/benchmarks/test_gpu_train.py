@@ -29,7 +29,7 @@ def test_dry_run_trains_smollm2_through_every_phase(tmp_path):
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     results = json.loads((out / "results.json").read_text())
     assert list(results["held_out"]) == ["before", "sft", "grpo"]
-    assert results["model"] == "smollm2" and results["final"] == str(out / "final")
+    assert results["model"] == str(out / "base") and results["final"] == str(out / "final")
     assert (out / "sft" / "final" / "config.json").exists()
     assert "pass^1 grpo" in result.stdout and "GRPO rollouts" in result.stdout
 

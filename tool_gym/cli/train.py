@@ -43,6 +43,7 @@ import dataclasses
 import json
 import os
 import random
+import re
 import sys
 import time
 import typing
@@ -200,7 +201,7 @@ def build_or_load_model(args: Args, out: Path, env_kwargs: dict):
     """``(model, tokenizer, path)``: the tiny model built once in ``OUT/tiny-init``, or a
     local model."""
     from tool_gym.agents.tiny import TinyConfig, build_tiny_model, env_texts
-    from tool_gym.llm.transformers_backend import load_model
+    from tool_gym.llm.transformers_backend import load_model, resolve_model_path
 
     path = args.model
     if args.model == "tiny":
@@ -216,8 +217,33 @@ def build_or_load_model(args: Args, out: Path, env_kwargs: dict):
                 report = json.loads(copying.read_text())
                 print(f"tiny model: {report['steps']} steps of copy pretraining, copy "
                       f"accuracy {report['copy_accuracy']:.2f} ({report['seconds']:.0f} s)")
+    elif resolve_model_path(path)[1]:
+        # A GGUF loads dequantized but flagged as quantized, which the trainers refuse to
+        # fine-tune: it is saved once as plain weights in OUT/base and trained from there.
+        base = out / "base"
+        if not (base / "config.json").exists():
+            model, tokenizer = load_model(path)
+            model.hf_quantizer = None
+            model.config.__dict__.pop("quantization_config", None)
+            model.save_pretrained(base)
+            tokenizer.save_pretrained(base)
+        path = base
     model, tokenizer = load_model(path)
+    training_template(tokenizer)
     return model, tokenizer, str(path)
+
+
+def training_template(tokenizer) -> None:
+    """A ChatML template without ``{% generation %}`` markers (SmolLM2's, say) cannot mask
+    the assistant's tokens for SFT: it is replaced by the same ChatML with tools and the
+    markers (:data:`tool_gym.agents.tiny.CHAT_TEMPLATE`), for every phase alike."""
+    from tool_gym.agents.tiny import CHAT_TEMPLATE, IM_START
+
+    template = tokenizer.chat_template or ""
+    if not re.search(r"{%-?\s*generation\s*-?%}", template) and IM_START in template:
+        print("chat template: ChatML without generation markers; using tool_gym's ChatML "
+              "template with tools and {% generation %} markers")
+        tokenizer.chat_template = CHAT_TEMPLATE
 
 
 def held_out(model, tokenizer, args: Args, env_kwargs: dict) -> dict:
