@@ -33,7 +33,7 @@ if [ "${DRY_RUN:-0}" = 1 ]; then
 else
   "$PY" -c "import torch, sys; sys.exit(not torch.cuda.is_available())" \
     || { echo "gpu_train.sh: no CUDA GPU here; use DRY_RUN=1 for the CPU dry run" >&2; exit 2; }
-  sizes=(--eval-tasks 200 --sft-tasks 1500 --warm-start-steps 200 --warm-start-lr 2e-5
+  sizes=(--eval-tasks 200 --sft-tasks 1500 --sft-databases 8 --warm-start-steps 200 --warm-start-lr 2e-5
          --batch-size 8 --steps 30 --learning-rate 1e-6 --num-generations 8 --beta 0.0
          --temperature 1.0 --train-tasks 512 --max-new-tokens 256 --max-turns 20
          --max-context 8192 --gradient-checkpointing --save-steps 1000)

@@ -8,7 +8,12 @@ import pytest
 pytest.importorskip("torch")
 
 from tool_gym.agents.batched_rollouts import Trajectory
-from tool_gym.agents.held_out import opening_context, score_trajectories, stage_table
+from tool_gym.agents.held_out import (
+    opening_context,
+    plot_stages,
+    score_trajectories,
+    stage_table,
+)
 from tool_gym.core.metrics import wilson_interval
 
 
@@ -47,3 +52,11 @@ def test_stage_table_lists_the_stages_run():
               "grpo": score_trajectories([episode(True, 1.0)] * 4)}
     table = stage_table(stages, 4).splitlines()
     assert len(table) == 3 and table[1].split()[0] == "before" and table[2].split()[0] == "grpo"
+
+
+def test_plot_of_the_stages_is_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    stages = {"before": score_trajectories([episode(False, 0.0)] * 4),
+              "sft": score_trajectories([episode(True, 1.6)] * 3 + [episode(False, 0.2)])}
+    assert plot_stages(stages, tmp_path / "held_out.png", "title")
+    assert (tmp_path / "held_out.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -115,3 +115,28 @@ def test_exported_run_loads_and_trains_three_steps(tmp_path, capsys, tiny_dir):
     assert trainer.state.global_step == 3
     after = model.state_dict()
     assert any(not torch.equal(before[k], after[k]) for k in before)
+
+
+def test_episodes_spread_over_generated_databases():
+    """``databases=N``: task k plays on database ``db_seed + k % N``, train split only;
+    the users differ from one database to the next, and one database gives the same
+    episodes as before."""
+    kwargs = {"prompt": "compact", "constraint_types": ["info_gift_card_balance"]}
+    one = collect_verified(SFTDataConfig(env_id="ToolRetail-v0", env_kwargs=kwargs, tasks=6))
+    spread = collect_verified(SFTDataConfig(env_id="ToolRetail-v0", env_kwargs=kwargs,
+                                            tasks=6, databases=3))
+    assert len(one) == len(spread) == 6
+    assert spread[0]["messages"] == one[0]["messages"]  # task 0 plays on db_seed 0
+
+    def user(row):
+        return next(m["content"] for m in row["messages"] if m["role"] == "tool")
+
+    assert len({user(r) for r in spread[:3]}) == 3
+    assert user(spread[1]) != user(one[1]) and user(spread[3]) == user(one[3])
+    at_one = dict(kwargs, db_seed=1)  # the first database is env_kwargs' own
+    shifted = collect_verified(SFTDataConfig(env_id="ToolRetail-v0", tasks=1, databases=2,
+                                             env_kwargs=at_one))
+    alone = collect_verified(SFTDataConfig(env_id="ToolRetail-v0", tasks=1, env_kwargs=at_one))
+    assert shifted[0]["messages"] == alone[0]["messages"] != one[0]["messages"]
+    with pytest.raises(ValueError, match="at least 1"):
+        collect_verified(SFTDataConfig(env_id="ToolRetail-v0", tasks=1, databases=0))

@@ -147,7 +147,26 @@ def test_copy_pretraining_teaches_copying_deterministically(tmp_path):
     a = load_model(first, device="cpu")[0].state_dict()
     b = load_model(again, device="cpu")[0].state_dict()
     assert all(torch.equal(a[k], b[k]) for k in a)
-    ids, mask = copy_examples([[1, 2, 3, 4, 5, 6]], np.random.default_rng(0), 2, 24)
+    pieces = [list(range(100 * k, 100 * k + 60)) for k in range(5)]
+    ids, mask = copy_examples(pieces, np.random.default_rng(0), 4, 400)
     for row, bits in zip(ids, mask):
-        assert len(row) == len(bits) == 24
-        assert all(row[i] in (1, 2, 3, 4, 5, 6) for i in range(24))
+        assert len(row) == len(bits) == 400 and 0.2 < sum(bits) / 400 < 0.8
+        # every masked run is the tail of a repeat: the run and the token before it (the
+        # repeat's first, unmasked) stand earlier in the row, some far back
+        runs, i = [], 0
+        while i < len(bits):
+            if bits[i]:
+                j = i
+                while j < len(bits) and bits[j]:
+                    j += 1
+                runs.append((i - 1, j))
+                i = j
+            else:
+                i += 1
+        distances = []
+        for a, b in runs:
+            span = row[a:b]
+            earlier = [k for k in range(a) if row[k:k + len(span)] == span]
+            assert earlier, (a, b)
+            distances.append(a - earlier[-1])
+        assert max(distances) > 100

@@ -86,6 +86,10 @@ TRAIN_MISTAKES = [
     (["--warm-start-lr", "nan"], "--warm-start-lr must be positive, got nan"),
     (["--beta", "-0.1"], "--beta must be >= 0"),
     (["--max-context", "10"], "--max-context 10 leaves no room"),
+    (["--sft-databases", "0"], "--sft-databases must be"),
+    (["--env-kwargs", '{"data": "x"}', "--sft-databases", "2"], "--env-kwargs names data"),
+    (["--tiny-corpus-episodes", "0"], "--tiny-corpus-episodes must be"),
+    (["--tiny-vocab-size", "100"], "--tiny-vocab-size must be at least 300"),
 ]
 
 

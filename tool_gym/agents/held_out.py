@@ -22,7 +22,8 @@ from tool_gym.core.metrics import wilson_interval
 
 from .batched_rollouts import RolloutConfig, Trajectory, evaluate_model
 
-__all__ = ["STAGES", "opening_context", "score_trajectories", "score_model", "stage_table"]
+__all__ = ["STAGES", "opening_context", "plot_stages", "score_trajectories", "score_model",
+           "stage_table"]
 
 #: The stages of a run, in order: before training, after SFT, after GRPO.
 STAGES = ("before", "sft", "grpo")
@@ -98,3 +99,36 @@ def stage_table(stages: dict, tasks: int) -> str:
             lines.append(f"  {name:<27} {s['success']:.3f}     [{low:.3f}, {high:.3f}]    "
                          f"{s['reward']:.3f}")
     return "\n".join(lines)
+
+
+def plot_stages(stages: dict, path, title: str) -> bool:
+    """Held-out success of each stage with its 95% interval (and the mean reward on a
+    second axis) as a PNG at ``path``; ``False`` (nothing written) without matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    names = [name for name in STAGES if name in stages]
+    x = list(range(len(names)))
+    success = [stages[n]["success"] for n in names]
+    low = [success[i] - stages[n]["success_ci"][0] for i, n in enumerate(names)]
+    high = [stages[n]["success_ci"][1] - success[i] for i, n in enumerate(names)]
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ax.bar(x, success, yerr=[low, high], capsize=6, color="#4c72b0", alpha=0.85,
+           label="success (95% CI)")
+    ax.set(xticks=x, xticklabels=[f"{n}\n{stages[n]['successes']}/{stages[n]['episodes']}"
+                                  for n in names],
+           ylabel="held-out success", ylim=(0, 1.02), title=title)
+    reward = ax.twinx()
+    reward.plot(x, [stages[n]["reward"] for n in names], color="#dd8452", marker="o",
+                label="mean reward")
+    reward.set_ylabel("mean reward")
+    handles = [h for a in (ax, reward) for h in a.get_legend_handles_labels()[0]]
+    ax.legend(handles, [h.get_label() for h in handles], loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Software": None})
+    plt.close(fig)
+    return True

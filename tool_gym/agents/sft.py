@@ -53,6 +53,14 @@ class SFTDataConfig:
         seed: base of the reset seeds.
         system_prompt: text put before the domain policy in the system message.
         max_steps: most steps per episode.
+        databases: how many generated databases the tasks are spread over (task ``k``
+            plays on database ``db_seed + k % databases``, ``db_seed`` taken from
+            ``env_kwargs``, 0 by default). One database holds a few hundred users, so a
+            few thousand episodes of one task family meet each user many times, and a
+            small model learns to recall those users' values instead of reading them
+            from the conversation; more databases give fresh users, ids and figures.
+            Only the ``split`` of each database is played (the train split: the held-out
+            test users of the first database are never seen).
     """
 
     env_id: str = "ToolRetail-v0"
@@ -66,6 +74,7 @@ class SFTDataConfig:
     seed: int = 0
     system_prompt: str | None = None
     max_steps: int = 100
+    databases: int = 1
 
 
 def collect_verified(config: SFTDataConfig, policy: Policy | None = None) -> list[dict]:
@@ -80,11 +89,22 @@ def collect_verified(config: SFTDataConfig, policy: Policy | None = None) -> lis
     privileged = privileged_spec(config.policy) if policy is None else None
     owned = policy is None
     policy = policy or load_policy_isolated(config.policy)  # module:Class: its own process
-    env = gym.make(config.env_id, **config.env_kwargs)
+    if config.databases < 1:
+        raise ValueError(f"databases must be at least 1, got {config.databases}")
+    if config.databases > 1 and config.env_kwargs.get("data") is not None:
+        raise ValueError("databases > 1 needs generated databases; env_kwargs names data")
+    first = int(config.env_kwargs.get("db_seed", 0))
+    envs: dict[int, gym.Env] = {}
     rows = []
     try:
         for k in range(config.tasks):
             task_id = f"{config.split}-{config.task_offset + k}"
+            db_seed = first + k % config.databases
+            if db_seed not in envs:
+                kwargs = dict(config.env_kwargs, db_seed=db_seed) if config.databases > 1 \
+                    else config.env_kwargs
+                envs[db_seed] = gym.make(config.env_id, **kwargs)
+            env = envs[db_seed]
             for trial in range(config.trials):
                 seed = config.seed + 1000 * trial + config.task_offset + k
                 record = run_episode(env, policy, seed, task_id, config.max_steps,
@@ -93,7 +113,8 @@ def collect_verified(config: SFTDataConfig, policy: Policy | None = None) -> lis
                 if record["verified"] and record["score"] >= config.min_score:
                     rows.append(dict(record["chat"], trial=trial))
     finally:
-        env.close()
+        for env in envs.values():
+            env.close()
         if owned and callable(getattr(policy, "close", None)):
             policy.close()
     return rows

@@ -224,22 +224,26 @@ def build_tiny_model(out_dir: str | Path, texts: Iterable[str] = (),
 
 
 def copy_examples(pieces: list[list[int]], rng, batch_size: int, length: int):
-    """A batch of copy sequences: spans of ``pieces`` (token ids of the environment's
-    texts), each written once, then after some other text written again; ``(ids, mask)``
-    with the mask on the tokens of each repeat that can be read back (all but its first)."""
+    """A batch of copy sequences: slices of ``pieces`` (token ids of the environment's
+    texts) one after another, and among them, repeats of spans that came earlier in the
+    same sequence, at any distance (a conversation copies a value said a few hundred tokens
+    before as often as one said just now). ``(ids, mask)``, the mask on the tokens of each
+    repeat that can be read back (all but its first)."""
     ids, mask = [], []
     for _ in range(batch_size):
         row: list[int] = []
         bits: list[int] = []
         while len(row) < length:
-            source = pieces[int(rng.integers(len(pieces)))]
-            start = int(rng.integers(len(source)))
-            span = source[start:start + int(rng.integers(4, 21))]
-            other = pieces[int(rng.integers(len(pieces)))]
-            at = int(rng.integers(len(other)))
-            filler = other[at:at + int(rng.integers(0, 31))]
-            row += span + filler + span
-            bits += [0] * (len(span) + len(filler) + 1) + [1] * (len(span) - 1)
+            if len(row) > 8 and rng.random() < 0.5:
+                at = int(rng.integers(len(row) - 4))
+                span = row[at:at + int(rng.integers(4, 21))]
+                bits += [0] + [1] * (len(span) - 1)
+            else:
+                source = pieces[int(rng.integers(len(pieces)))]
+                at = int(rng.integers(len(source)))
+                span = source[at:at + int(rng.integers(4, 41))]
+                bits += [0] * len(span)
+            row += span
         ids.append(row[:length])
         mask.append(bits[:length])
     return ids, mask
@@ -278,42 +282,50 @@ def pretrain_copying(model, tokenizer, texts: Iterable[str], config: TinyConfig,
     for _ in tqdm(range(config.copy_steps), desc="copy pretraining", unit="step",
                   disable=not progress):
         ids, mask = copy_examples(pieces, rng, config.copy_batch_size, config.copy_length)
-        ids, mask = torch.tensor(ids), torch.tensor(mask, dtype=torch.float32)
-        logits = model(input_ids=ids).logits[:, :-1]
-        target, weight = ids[:, 1:], mask[:, 1:]
-        losses = torch.nn.functional.cross_entropy(
-            logits.reshape(-1, logits.size(-1)), target.reshape(-1), reduction="none")
-        loss = (losses * weight.reshape(-1)).sum() / weight.sum()
+        ids, mask = torch.tensor(ids), torch.tensor(mask, dtype=torch.bool)
+        # the LM head only where a repeat can be read back (the vocabulary dominates the
+        # cost of so small a model)
+        hidden = model.model(input_ids=ids).last_hidden_state[:, :-1][mask[:, 1:]]
+        target = ids[:, 1:][mask[:, 1:]]
+        logits = model.lm_head(hidden)
+        loss = torch.nn.functional.cross_entropy(logits, target)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         with torch.no_grad():
-            hits = (logits.argmax(-1) == target).float() * weight
-            accuracy, loss_value = float(hits.sum() / weight.sum()), float(loss)
+            accuracy = float((logits.argmax(-1) == target).float().mean())
+            loss_value = float(loss)
     model.eval()
     return {"steps": config.copy_steps, "copy_accuracy": round(accuracy, 4),
             "loss": round(loss_value, 4), "seconds": round(time.perf_counter() - started, 1)}
 
 
-def env_texts(env_id: str, episodes: int = 8, env_kwargs: dict | None = None) -> list[str]:
+def env_texts(env_id: str, episodes: int = 8, env_kwargs: dict | None = None,
+              databases: int = 1) -> list[str]:
     """Texts of an environment for the tokenizer: tool schemas, policy, openings, and the
-    reference policy's actions where the env has one (no model involved)."""
+    reference policy's actions where the env has one (no model involved). With
+    ``databases`` > 1 the episodes are spread over that many generated databases
+    (``db_seed``, ``db_seed + 1``, ...), so that no one user's values recur in the corpus
+    often enough to become tokens of their own."""
     import gymnasium as gym
 
     import tool_gym  # noqa: F401  (registers the ids)
 
     texts: list[str] = []
-    env = gym.make(env_id, **(env_kwargs or {}))
-    try:
-        for seed in range(episodes):
-            observation, info = env.reset(seed=seed)
-            if seed == 0:
-                texts.append(json.dumps(info.get("tools") or [], ensure_ascii=False))
-                texts.append(str(info.get("policy") or ""))
-            texts.append(observation)
-            texts.extend(_oracle_texts(env, observation, info))
-    finally:
-        env.close()
+    first = int((env_kwargs or {}).get("db_seed", 0))
+    for k in range(databases):
+        kwargs = dict(env_kwargs or {}, db_seed=first + k) if databases > 1 else env_kwargs
+        env = gym.make(env_id, **(kwargs or {}))
+        try:
+            for seed in range(k, episodes, databases):
+                observation, info = env.reset(seed=seed)
+                if seed == 0:
+                    texts.append(json.dumps(info.get("tools") or [], ensure_ascii=False))
+                    texts.append(str(info.get("policy") or ""))
+                texts.append(observation)
+                texts.extend(_oracle_texts(env, observation, info))
+        finally:
+            env.close()
     return texts
 
 

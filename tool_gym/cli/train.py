@@ -103,6 +103,10 @@ class Args:
                 "(oracle, hf:PATH, module:Class, ...)"})
     sft_tasks: int = field(default=200, metadata={
         "help": "training tasks the SFT policy plays (after the GRPO tasks: no overlap)"})
+    sft_databases: int = field(default=1, metadata={
+        "help": "generated databases the SFT tasks are spread over (db_seed, db_seed+1, "
+                "...; train split only): fresh users, ids and figures, so that a small model "
+                "reads values from the conversation instead of recalling one database's"})
     eval_tasks: int = field(default=32, metadata={
         "help": "held-out test tasks scored before and after training (0: skip)"})
     max_new_tokens: int = field(default=128, metadata={
@@ -119,6 +123,12 @@ class Args:
         "help": "--model tiny: hidden size"})
     tiny_layers: int = field(default=2, metadata={
         "help": "--model tiny: number of layers"})
+    tiny_vocab_size: int = field(default=1024, metadata={
+        "help": "--model tiny: most tokens of its BPE vocabulary"})
+    tiny_corpus_episodes: int = field(default=16, metadata={
+        "help": "--model tiny: training episodes (the reference policy's, train split) whose "
+                "texts its tokenizer and copy pretraining are made from; a larger corpus "
+                "makes the domain's common words (its names, say) single tokens"})
     tiny_value_tokens: bool = field(default=False, metadata={
         "help": "--model tiny: digits one by one and spaces as tokens of their own, so a "
                 "value copied from a message into a call is the same tokens"})
@@ -207,8 +217,10 @@ def build_or_load_model(args: Args, out: Path, env_kwargs: dict):
     if args.model == "tiny":
         path = out / "tiny-init"
         if not (path / "config.json").exists():
-            texts = env_texts(args.env_id, episodes=16, env_kwargs=env_kwargs)
+            texts = env_texts(args.env_id, episodes=args.tiny_corpus_episodes,
+                              env_kwargs=env_kwargs, databases=args.sft_databases)
             build_tiny_model(path, texts, TinyConfig(
+                vocab_size=args.tiny_vocab_size,
                 hidden_size=args.tiny_hidden, intermediate_size=3 * args.tiny_hidden,
                 num_hidden_layers=args.tiny_layers, seed=args.seed,
                 value_tokens=args.tiny_value_tokens, copy_steps=args.tiny_copy_steps))
@@ -292,6 +304,18 @@ def common_kwargs(args: Args, phase_dir: Path, steps: int) -> dict:
                 warmup_steps=0, disable_tqdm=not sys.stderr.isatty())
 
 
+def sft_batch(batch: int) -> dict:
+    """``batch`` examples per optimizer step. On a GPU they go through together; on the
+    CPU one at a time with the gradients accumulated: a padded batch carries an attention
+    mask that takes PyTorch's attention off its causal fast path, and costs about twice
+    the time of its examples one by one (the loss is the same mean over their tokens)."""
+    import torch
+
+    if torch.cuda.is_available():
+        return {"per_device_train_batch_size": batch}
+    return {"per_device_train_batch_size": 1, "gradient_accumulation_steps": batch}
+
+
 def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: int, lr: float):
     from trl import SFTConfig
 
@@ -304,7 +328,8 @@ def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: in
 
     phase = out / "sft"
     data = SFTDataConfig(env_id=args.env_id, env_kwargs=env_kwargs, policy=args.sft_policy,
-                         tasks=args.sft_tasks, task_offset=args.train_tasks, seed=args.seed)
+                         tasks=args.sft_tasks, task_offset=args.train_tasks, seed=args.seed,
+                         databases=args.sft_databases)
     rows = collect_verified(data)
     if not rows:
         raise SystemExit(f"{args.sft_policy} solved none of {args.sft_tasks} training tasks: "
@@ -315,7 +340,7 @@ def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: in
     batch = args.batch_size if args.algo == "sft" else \
         args.warm_start_batch_size or args.batch_size
     config = SFTConfig(**common_kwargs(args, phase, steps), learning_rate=lr,
-                       per_device_train_batch_size=batch,
+                       **sft_batch(batch),
                        max_length=args.max_context, assistant_only_loss=True,
                        dataset_num_proc=None)
     try:
@@ -405,7 +430,7 @@ def check_args(args: Args) -> dict:
     checks.check_out_dir("--output-dir", args.output_dir)
     for flag in ("batch_size", "num_generations", "train_tasks", "max_new_tokens",
                  "max_turns", "max_context", "lora_r", "tiny_hidden", "tiny_layers",
-                 "logging_steps", "save_steps"):
+                 "logging_steps", "save_steps", "sft_databases", "tiny_corpus_episodes"):
         checks.positive("--" + flag.replace("_", "-"), getattr(args, flag))
     for flag in ("steps", "warm_start_steps", "sft_tasks", "eval_tasks", "threads",
                  "tiny_copy_steps", "warm_start_batch_size"):
@@ -416,6 +441,18 @@ def check_args(args: Args) -> dict:
         if not getattr(args, flag) > 0:  # also refuses nan
             raise UsageError(f"--{flag.replace('_', '-')} must be positive, got "
                              f"{getattr(args, flag)}")
+    if args.sft_databases > 1:
+        known = checks.env_keywords(spec)
+        if known is not None and "db_seed" not in known:
+            raise UsageError(f"--sft-databases {args.sft_databases} spreads the SFT tasks over "
+                             f"generated databases; {args.env_id} has none (db_seed): leave "
+                             "it at 1")
+        if env_kwargs.get("data") is not None:
+            raise UsageError(f"--sft-databases {args.sft_databases} needs generated databases; "
+                             "--env-kwargs names data: leave it at 1")
+    if args.tiny_vocab_size < 300:
+        raise UsageError(f"--tiny-vocab-size must be at least 300 (the 256 bytes, the chat "
+                         f"markup and some merges), got {args.tiny_vocab_size}")
     if not args.beta >= 0:
         raise UsageError(f"--beta must be >= 0, got {args.beta}")
     if args.max_context <= args.max_new_tokens:
@@ -515,7 +552,7 @@ def train(args: Args, env_kwargs: dict) -> dict:
     import numpy as np
     import torch
 
-    from tool_gym.agents.held_out import opening_context, stage_table
+    from tool_gym.agents.held_out import opening_context, plot_stages, stage_table
 
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -534,8 +571,9 @@ def train(args: Args, env_kwargs: dict) -> dict:
     print(f"opening context: {opening['total']} tokens (policy and {opening['tools']} tool "
           f"schemas {opening['system']}, the user's opening {opening['opening']}) of "
           f"--max-context {args.max_context}")
+    phase_seconds = {"model": round(time.perf_counter() - started, 1)}
     results: dict = {"args": dataclasses.asdict(args), "model": path,
-                     "opening_context": opening}
+                     "opening_context": opening, "phase_seconds": phase_seconds}
     stages: dict = {}
 
     def score(stage: str) -> None:
@@ -556,6 +594,7 @@ def train(args: Args, env_kwargs: dict) -> dict:
         from tool_gym.llm.transformers_backend import load_model
 
         done = out / "sft" / "final"
+        phase_started = time.perf_counter()
         if not (args.resume and (done / "config.json").exists()):
             model = run_sft(model, tokenizer, args, out, env_kwargs, sft_steps, sft_lr)
             model.save_pretrained(done)
@@ -563,11 +602,14 @@ def train(args: Args, env_kwargs: dict) -> dict:
         # Loaded back from disk: GRPO's KL reference is loaded from the model's path.
         model, tokenizer = load_model(done)
         path = str(done)
+        phase_seconds["sft"] = round(time.perf_counter() - phase_started, 1)
         score("sft")
 
     # 4. GRPO
     if args.algo == "grpo" and args.steps > 0:
+        phase_started = time.perf_counter()
         model, results["throughput"] = run_grpo(model, tokenizer, args, out, env_kwargs, path)
+        phase_seconds["grpo"] = round(time.perf_counter() - phase_started, 1)
         score("grpo")
 
     # 5. the result
@@ -575,6 +617,7 @@ def train(args: Args, env_kwargs: dict) -> dict:
     model.save_pretrained(final)
     tokenizer.save_pretrained(final)
     log_eval(out, stages, args)
+    phase_seconds.update({f"held-out {name}": s["seconds"] for name, s in stages.items()})
     results.update(held_out=stages, final=str(final),
                    seconds=round(time.perf_counter() - started, 1))
     if torch.cuda.is_available():
@@ -582,7 +625,12 @@ def train(args: Args, env_kwargs: dict) -> dict:
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     if stages:
         print("\n" + stage_table(stages, args.eval_tasks))
-    print(f"\n{results['seconds']:.0f} s; model in {final}, results in {out / 'results.json'}")
+        if plot_stages(stages, out / "held_out.png", f"{args.env_id}: {args.eval_tasks} "
+                       "held-out test tasks"):
+            print(f"plot: {out / 'held_out.png'}")
+    print("\nseconds: " + ", ".join(f"{name} {value:.0f}" for name, value in
+                                   phase_seconds.items()))
+    print(f"{results['seconds']:.0f} s; model in {final}, results in {out / 'results.json'}")
     return results
 
 
