@@ -152,7 +152,7 @@ RECIPE_RUNS = {
     "prove": ["--env-kwargs", '{"task_source": "chains", "reward": "prove", "prompt": "compact"}',
               "--steps", "1", "--batch-size", "1", "--num-generations", "2",
               "--train-tasks", "2", "--max-new-tokens", "8", "--max-turns", "2",
-              "--max-context", "4096"],
+              "--max-context", "8192"],
     "toolloop": ["--sft-tasks", "4", "--steps", "2", "--max-new-tokens", "32"],
 }
 

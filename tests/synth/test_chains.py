@@ -13,8 +13,8 @@ from tool_gym.domains import domain_names, get_domain
 from tool_gym.core.sandbox import Sandbox, template
 from tool_gym.core.task_model import SamplerConfig, Task
 from tool_gym.core.users import _IDENTITY, _PROPOSAL
-from tool_gym.synth.chains import (Chain, ChainConfig, ChainStep, ChainTaskKit, Source,
-                                   jaccard, synthesize)
+from tool_gym.synth.chains import (FAILURE, PARTIAL, SUCCESS, Chain, ChainConfig, ChainStep,
+                                   ChainTaskKit, Source, jaccard, mode_schedule, synthesize)
 
 WITH_KIT = [d for d in sorted(domain_names()) if get_domain(d).tasks is not None]
 
@@ -57,6 +57,9 @@ def test_synthesized_chains_are_grounded(domain):
             continue
         calls = c.args["calls"]
         assert 2 <= len(calls) <= 5
+        # each step tagged by its outcome on replay (failures were pruned)
+        assert len(c.args["outcomes"]) == len(calls)
+        assert set(c.args["outcomes"]) <= {SUCCESS, PARTIAL}
         truth = c.args["ground_truth"]
         assert [g["name"] for g in truth[1:]] == [x["name"] for x in calls]
         assert truth[0]["name"] in get_domain(domain).tasks.auth_tools
@@ -105,18 +108,27 @@ def test_missing_mode_withholds_one_value_and_supplies_it_when_asked(retail_kit)
     for i in range(10):
         task = kit.sample(tpl.reader(), np.random.default_rng(i), "train", SamplerConfig())
         c = task.constraints[0]
-        if c.args["mode"] != "missing":
-            continue
+        assert c.args["mode"] == "missing"  # never turned into another mode
         found += 1
-        value = str(c.args["withheld"]["value"])
-        assert value not in c.say[0]
-        assert value in c.say[1] and c.say[1].startswith("Sorry, I forgot")
+        withheld = c.args["withheld"]
+        value = withheld["value"]
+        assert not any(n.lower() in c.say[0].lower() for n in withheld["needles"])
+        assert all(n in c.say[1] for n in withheld["needles"])
+        assert c.say[1].startswith("Sorry, I forgot")
         assert kit.request(task, c, np.random.default_rng(0)) == c.say[1]
-        asks = [k for k, s in enumerate(c.solution) if s.say and "Please tell me" in s.say]
+        asks = [k for k, s in enumerate(c.solution[:-1]) if s.say and not s.expects_confirmation]
         first_use = next(k for k, s in enumerate(c.solution) if s.call is not None
-                         and value in json.dumps(s.call.arguments))
+                         and s.call.arguments.get(withheld["param"]) == value
+                         and s.call.name == c.args["calls"][withheld["step"]]["name"])
         assert len(asks) == 1 and asks[0] < first_use
-    assert found >= 5
+        question = c.solution[asks[0]].say
+        assert question.endswith("?")
+        # the scripted user answers the question (and any other question before it has the
+        # value) with the value alone
+        for message in (question, "What is the order id?", "Which one do you mean?"):
+            user = kit.scripted_user(task, tpl.reader(), np.random.default_rng(0), 6)
+            assert user.respond(message) == c.say[1]
+    assert found == 10
 
 
 def test_complete_and_minimal_requests_give_every_value(retail_kit):
@@ -128,13 +140,15 @@ def test_complete_and_minimal_requests_give_every_value(retail_kit):
         for i in range(6):
             task = k.sample(tpl.reader(), np.random.default_rng(i), "train", SamplerConfig())
             c = task.constraints[0]
-            assert c.args["mode"] == mode
-            # ids the user must choose and values only the user knows are in the request
+            assert c.args["mode"] == mode and c.args["withheld"] is None
+            # what the user must give is in the request, verbatim: ids the user must
+            # choose (or the sibling field that picks them out) and values only they know
             for given in c.args["given"]:
-                value = given["value"]
-                for needle in (value if isinstance(value, list) else [value]):
-                    assert str(needle) in c.say[0] or json.dumps(needle) in c.say[0]
+                assert given["needles"]
+                assert all(n in c.say[0] for n in given["needles"]), (given, c.say[0])
+                assert given["text"] in c.say[0]
             assert k.opening(task, c, np.random.default_rng(0)).endswith(c.say[0])
+            assert k.scripted_user(task, tpl.reader(), np.random.default_rng(0), 6) is None
 
 
 def _chain(kit, tpl, user_id, auth, calls) -> Chain:
@@ -165,6 +179,40 @@ def test_replay_filter_drops_and_prunes(retail_kit):
         [{"order_id": orders[0]}, {"order_id": orders[-1]}]
     assert builder.stats["replay_pruned_calls"] == 1
     assert kept.answer is not None and kept.ground_truth[0].name == "get_user_details"
+    # outcome tags: the calls that ran, and the one the filter took out
+    assert kept.outcomes == [SUCCESS, SUCCESS, SUCCESS]
+    assert [(p["name"], p["arguments"], p["outcome"]) for p in kept.pruned] == \
+        [("get_order_details", {"order_id": "#W0"}, FAILURE)]
+    # sources point at the renumbered steps
+    assert all(src.step in (None, -1, 0, 1, 2) for s in kept.steps for src in s.sources.values())
+
+
+def test_outcome_tags():
+    """SUCCESS: the call did something; PARTIAL: it ran but returned no data (a read) or
+    changed no row (a write); FAILURE: it returned an error."""
+    tpl = template("banking")
+    kit = ChainTaskKit("banking", template=tpl)
+    builder = kit.builder(tpl.reader())
+    read = ChainStep(ToolCall("list_cards", {"customer_id": "cus_1"}), False, {})
+    db = builder.fresh()
+    builder.tables.track(db)
+    mark = builder.tables.mark(db)
+    empty = json.dumps({"customer_id": "cus_1", "cards": []})
+    full = json.dumps({"customer_id": "cus_1", "cards": [{"card_id": "card_1"}]})
+    assert builder.outcome(read, True, empty, db, mark) == PARTIAL
+    assert builder.outcome(read, True, "[]", db, mark) == PARTIAL
+    assert builder.outcome(read, True, full, db, mark) == SUCCESS
+    assert builder.outcome(read, False, "Error: no such customer", db, mark) == FAILURE
+    card, status = db.execute("SELECT card_id, status FROM cards WHERE status = 'active' "
+                              "LIMIT 1").fetchone()
+    write = ChainStep(ToolCall("freeze_card", {"card_id": card}), True, {})
+    mark = builder.tables.mark(db)
+    assert builder.toolbox.call(db, "freeze_card", {"card_id": card}).ok
+    assert builder.outcome(write, True, "", db, mark) == SUCCESS
+    mark = builder.tables.mark(db)  # the same values again: a row touched, nothing changed
+    db.execute("UPDATE cards SET status = status WHERE card_id = ?", (card,))
+    assert builder.outcome(write, True, "", db, mark) == PARTIAL
+    db.close()
 
 
 def test_writes_without_effect_are_dropped(retail_kit):
@@ -200,9 +248,18 @@ def test_llm_backend_is_used_only_when_it_keeps_the_values(retail_kit):
         def generate(self, messages):
             return messages[-1]["content"].split("Draft: ", 1)[1]
 
+    class Fluent:  # rewrites, keeping every value
+        def generate(self, messages):
+            return "Hey, quick one. " + messages[-1]["content"].split("Draft: ", 1)[1]
+
     class Vague:
         def generate(self, messages):
             return "Can you help me with my order?"
+
+    class Technical:  # keeps the values but names the tools
+        def generate(self, messages):
+            return ("Please call get_order_details then list_all_product_types. "
+                    + messages[-1]["content"].split("Draft: ", 1)[1])
 
     class Broken:
         def generate(self, messages):
@@ -214,17 +271,24 @@ def test_llm_backend_is_used_only_when_it_keeps_the_values(retail_kit):
     ).constraints[0].args["given"])  # a request that must state some value
     expected = plain.sample(tpl.reader(), np.random.default_rng(seed), "train", SamplerConfig())
     for backend, key in ((Echo(), "phrasing_backend"), (Vague(), "phrasing_fallback"),
-                         (Broken(), "phrasing_fallback")):
+                         (Technical(), "phrasing_fallback"), (Broken(), "phrasing_fallback")):
         k = ChainTaskKit("retail", template=tpl, backend=backend,
                          config={"p_unanswerable": 0})
         task = k.sample(tpl.reader(), np.random.default_rng(seed), "train", SamplerConfig())
         assert k.stats[key] == 1, (backend, dict(k.stats))
         assert task.constraints[0].say == expected.constraints[0].say  # same text here
+    k = ChainTaskKit("retail", template=tpl, backend=Fluent(), config={"p_unanswerable": 0})
+    task = k.sample(tpl.reader(), np.random.default_rng(seed), "train", SamplerConfig())
+    c = task.constraints[0]
+    assert k.stats["phrasing_backend"] == 1 and c.say[0].startswith("Hey, quick one.")
+    assert all(n in c.say[0] for g in c.args["given"] for n in g["needles"])
 
 
 def test_near_duplicates_are_dropped():
-    report = synthesize("retail", 3, seed=0, config={"dedup": 0.0}, max_draws=4)
-    assert len(report.tasks) == 1 and report.stats["drop_near_duplicate"] == 3
+    report = synthesize("retail", 3, seed=0, config={"dedup": 0.0}, max_draws=12)
+    # with a threshold of 0 every chain after the first kept one is a near-duplicate
+    assert len(report.tasks) == 1 and report.stats["drop_near_duplicate"] >= 3
+    assert report.stats["draws"] == 12
 
 
 def test_sampling_is_deterministic(retail_kit):
@@ -243,3 +307,17 @@ def test_live_synthesis_reports_filter_statistics():
     dropped = {k: v for k, v in stats.items() if k.startswith("drop_")}
     assert all(v >= 0 for v in dropped.values())
     assert re.fullmatch(r"\d+", str(stats["attempts"]))
+
+
+def test_mode_schedule_is_stratified():
+    rng = np.random.default_rng(0)
+    modes = [m for m, _ in zip(mode_schedule(None, rng), range(1000))]
+    assert modes.count("complete") == 600 and modes.count("missing") == 200
+    assert modes[:20] != sorted(modes[:20])  # shuffled within a block
+    odd = mode_schedule({"p_complete": 0.5, "p_missing": 0.25, "p_minimal": 0.25},
+                        np.random.default_rng(1))
+    first = [next(odd) for _ in range(20)]
+    assert (first.count("complete"), first.count("missing"), first.count("minimal")) == \
+        (10, 5, 5)
+    with pytest.raises(ValueError):
+        next(mode_schedule({"p_complete": 0, "p_missing": 0, "p_minimal": 0}, rng))

@@ -33,19 +33,36 @@ Pipeline of one sample (:class:`ChainBuilder`):
    last result. The data-flow dependencies of the calls
    (:func:`~tool_gym.core.depgraph.call_dependencies`) give the dependency order that
    PROVE's coverage checks.
+   Each kept step is tagged by its outcome on that replay: ``SUCCESS``; ``PARTIAL``, a
+   call that ran but did nothing (a write that inserted, deleted or changed no row: every
+   row it touched kept its values; a read whose result, less the fields that only repeat
+   an argument, holds no data, e.g. ``{"customer_id": "cus_1", "cards": []}``); the
+   calls the filter prunes are kept as ``FAILURE`` (an error on the fresh sandbox) in
+   ``chain.pruned``.
 4. **phrasing** in one of three modes: ``complete`` (60%: every step and every value the
    user must give), ``missing`` (20%: the same, less one required value the agent must ask
-   for) or ``minimal`` (20%: only the goal and the values). The default phraser is a
-   template; an LLM backend (any object with ``generate(messages) -> str``) may be
-   given: its text is kept only if it contains every value to give (and not the withheld
-   one), else the template is used.
+   for) or ``minimal`` (20%: only the goal and the values), in the user's words: each tool's
+   ``ask`` variants and argument templates from the domain's ``requests.json``
+   (:mod:`tool_gym.synth.requests`), so that a request never names a tool or a parameter
+   and refers to an entity by what the user knows (a sibling field of the result the
+   agent sees it in: "my Visa card ending 2093") rather than by an internal id; the
+   *needles* of each value (the value verbatim, or the sibling fields that pick the
+   entity out) are in the text. The mode is drawn *before* the chain: a chain with
+   nothing to withhold is replaced by another for ``missing`` (it used to be phrased
+   ``complete`` instead, which kept ``missing`` below its share); batch synthesis
+   stratifies the modes (:func:`mode_schedule`). An LLM backend (any object with
+   ``generate(messages) -> str``) may rewrite the text: it is kept only if it contains
+   every needle to give, none of the withheld value and no tool or parameter name, else
+   the template is used.
 5. **perturbations**: 3 to 8 distractor tools of other domains (40%), enums stripped from
    the schemas (30%), and unanswerable requests (5%): the chain's final write tool is
    hidden from the agent (or the request asks for a write tool of another domain); the
    right behaviour is then no call and a clear answer.
 
-Batch synthesis (:func:`synthesize`) also drops near-duplicates: a chain whose set of
-calls (name and arguments) has a Jaccard similarity of at least 0.7 with a kept one.
+Batch synthesis (:class:`ChainSynthesizer`, :func:`synthesize`) also drops
+near-duplicates: a chain whose set of calls (name and arguments) has a Jaccard similarity
+of at least 0.7 with a kept one. ``python -m tool_gym.synth.dataset`` turns it into chat
+data at PROVE's scale (docs/prove-data.md).
 
 How a chain task is played (:class:`ChainTaskKit`, ``ToolEnv(task_source="chains")``).
 A task has the user and identity of the domain's kit and one constraint of type
@@ -53,12 +70,14 @@ A task has the user and identity of the domain's kit and one constraint of type
 
 - ``say[0]`` is the opening request (in the task's mode); ``say[1]`` is what the user says
   when the agent asks for anything else than their identity: in ``missing`` mode, the
-  follow-up that supplies the withheld value (``"Sorry, I forgot to mention: the reason
-  should be 'no longer needed'."``), otherwise a restatement of the complete request. The
-  scripted user answers an agent's question with ``kit.request``, which is ``say[1]``, so
-  the agent gets the withheld value exactly when it asks for it.
+  follow-up that supplies the withheld value (``"Sorry, I forgot to mention the reason:
+  "no longer needed"."``), otherwise the request again. The scripted user answers an
+  agent's question with ``kit.request``, which is ``say[1]``, so the agent gets the
+  withheld value exactly when it asks for it (in ``missing`` mode without the default
+  user's "I'm not sure what you mean." before it: :meth:`ChainTaskKit.scripted_user`).
 - ``solution``: the reference steps after the authentication: for ``missing`` mode a
-  question for the withheld value before the first call that needs it; the reads; before
+  question for the withheld value ("Which card do you mean?") before the first call
+  that needs it; the reads; before
   every write a proposal (``expects_confirmation=True``) naming the write tool and its
   target, which the scripted user confirms (``confirm_terms`` is one group of
   alternatives: the chain's write tools and targets); the write; and a closing message
@@ -70,7 +89,8 @@ A task has the user and identity of the domain's kit and one constraint of type
   (authentication included, with ``after``: the indices each call depends on), the
   tool list the agent sees (``tools``: distractors included, hidden tools left out),
   ``strip_enums``, ``hidden``, ``unanswerable``, the values the request ``given``s and
-  the ``withheld`` one.
+  the ``withheld`` one (each ``step``, ``param``, ``value``, ``text``, ``needles``), the
+  ``outcomes`` of the calls and the ``pruned`` ones.
 
 The kit delegates identity, authentication, ownership and policy checks to the domain's
 own kit, checks a chain constraint by its expectations and answer (an unanswerable one by
@@ -88,7 +108,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -96,27 +116,36 @@ from ..core.actions import ToolCall
 from ..core.depgraph import (EntityRef, build_graph, call_dependencies, extract_entities,
                              parse_result)
 from ..core.prove import GroundTruthCall
+from ..core.proposals import asks_approval
 from ..core.grounding import (MAX_MESSAGE_CHARS, AgentMessage, answer_gap, grounded_answer,
                               states_refusal)
 from ..core.taskkit import mentions_answer, outcome_gap
 from ..core.task_model import Constraint, Expectation, PlanStep, SamplerConfig, Task, TaskKit
 from ..core.tools import Category, Tool, Toolbox
-from ..core.users import _IDENTITY, _PROPOSAL
+from ..core.users import _IDENTITY, _PROPOSAL, ScriptedUser, identity_request
 from ..domains import get_domain
 from .pool import POOL_DOMAINS_V0
+from .requests import Mention, banned_names, fill, names_in, phrasing, placeholders, refer
 
 __all__ = [
+    "FAILURE",
+    "PARTIAL",
+    "SUCCESS",
     "Chain",
     "ChainBuilder",
     "ChainConfig",
+    "ChainSynthesizer",
     "ChainTaskKit",
     "SynthesisReport",
     "TemplatePhraser",
     "jaccard",
+    "mode_schedule",
     "synthesize",
 ]
 
 MODES = ("complete", "missing", "minimal")
+#: Outcome tags of a chain's steps on replay (see the module doc).
+SUCCESS, PARTIAL, FAILURE = "SUCCESS", "PARTIAL", "FAILURE"
 REFUSAL = re.compile(r"\b(can ?not|can'?t|unable|not able|not possible|no way to|"
                      r"(do|does) not (have|support)|don'?t (have|support)|not supported|"
                      r"outside)\b", re.IGNORECASE)
@@ -191,6 +220,7 @@ class ChainStep:
     write: bool
     sources: dict[str, Source]
     result: str = ""
+    outcome: str = SUCCESS  # its tag on the (last) replay
 
 
 @dataclass
@@ -204,6 +234,13 @@ class Chain:
     expect: list[Expectation] = field(default_factory=list)
     answer: str | None = None
     answer_key: str | None = None
+    pruned: list[dict] = field(default_factory=list)  # calls the replay filter took out
+    answer_options: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def outcomes(self) -> list[str]:
+        """The outcome tag of each step on replay (:data:`SUCCESS`, :data:`PARTIAL`)."""
+        return [s.outcome for s in self.steps]
 
     @property
     def writes(self) -> list[ChainStep]:
@@ -318,6 +355,46 @@ def _schema_without_enums(schema: Any) -> Any:
     return schema
 
 
+def _empty(data: Any) -> bool:
+    """No data: None, an empty text, zero, or containers of nothing else."""
+    if data is None or data is False:
+        return True
+    if isinstance(data, str):
+        return not data.strip()
+    if isinstance(data, (int, float)):
+        return data == 0
+    if isinstance(data, dict):
+        return all(_empty(v) for v in data.values())
+    if isinstance(data, list):
+        return all(_empty(v) for v in data)
+    return False
+
+
+def _holds_value(data: Any, value: Any) -> bool:
+    """Whether ``value`` is ``data`` or one of its nested values (exact, not a substring)."""
+    if json.dumps(data, sort_keys=True) == json.dumps(value, sort_keys=True):
+        return True
+    if isinstance(data, dict):
+        return any(_holds_value(v, value) for v in data.values())
+    if isinstance(data, list):
+        return any(_holds_value(v, value) for v in data)
+    return False
+
+
+def _prune(steps: list[ChainStep], oks: Sequence[bool]) -> list[ChainStep]:
+    """The steps that ran, with the sources renumbered (a source whose call was taken
+    out points nowhere: ``step=None``)."""
+    index, kept = {-1: -1}, []
+    for i, (s, ok) in enumerate(zip(steps, oks)):
+        if ok:
+            index[i] = len(kept)
+            kept.append(s)
+    for s in kept:
+        s.sources = {p: replace(src, step=index.get(src.step)) if src.step is not None
+                     else src for p, src in s.sources.items()}
+    return kept
+
+
 # -------------------------------------------------------------- change tracking
 
 
@@ -334,21 +411,44 @@ class _Tables:
             pk = [r[1] for r in sorted((r for r in info if r[5] > 0), key=lambda r: r[5])]
             self.keys[table] = pk or ["rowid"]
 
-    def track(self, db: sqlite3.Connection) -> None:
-        """Temporary triggers that log the key of every row a statement touches."""
-        db.execute("CREATE TEMP TABLE IF NOT EXISTS _chain_changes (tbl TEXT, key TEXT)")
+    def track(self, db: sqlite3.Connection, temp: bool = True) -> None:
+        """Triggers that log the key of every row a statement touches, with the row before
+        and after (``quote``d, so that any value, a blob too, compares); ``temp``: on this
+        connection only, else in the database itself (an image to copy)."""
+        kind = "TEMP" if temp else ""
+        target = "main." if temp else ""
+        db.execute(f"CREATE {kind} TABLE IF NOT EXISTS _chain_changes "
+                   "(tbl TEXT, key TEXT, old TEXT, new TEXT)")
         for table, keys in self.keys.items():
-            for event, rows in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")),
-                                ("DELETE", ("OLD",))):
+            def image(row: str | None, table: str = table) -> str:
+                if row is None:
+                    return "NULL"
+                return " || ',' || ".join(f'quote({row}."{c}")' for c in self.columns[table])
+
+            for event, rows, old, new in (("INSERT", ("NEW",), None, "NEW"),
+                                          ("UPDATE", ("OLD", "NEW"), "OLD", "NEW"),
+                                          ("DELETE", ("OLD",), "OLD", None)):
                 body = " ".join(
                     f"INSERT INTO _chain_changes VALUES ('{table}', json_array("
-                    + ", ".join(f'{r}."{k}"' for k in keys) + "));" for r in rows)
-                db.execute(f'CREATE TEMP TRIGGER IF NOT EXISTS "_chain_{table}_{event}" '
-                           f'AFTER {event} ON main."{table}" BEGIN {body} END')
+                    + ", ".join(f'{r}."{k}"' for k in keys) + f"), {image(old)}, {image(new)});"
+                    for r in rows)
+                db.execute(f'CREATE {kind} TRIGGER IF NOT EXISTS "_chain_{table}_{event}" '
+                           f'AFTER {event} ON {target}"{table}" BEGIN {body} END')
 
     def changed(self, db: sqlite3.Connection) -> list[tuple[str, tuple]]:
         rows = db.execute("SELECT DISTINCT tbl, key FROM _chain_changes ORDER BY rowid").fetchall()
         return [(t, tuple(json.loads(k))) for t, k in rows]
+
+    @staticmethod
+    def mark(db: sqlite3.Connection) -> int:
+        """The last change logged so far (see :meth:`changed_since`)."""
+        return db.execute("SELECT coalesce(max(rowid), 0) FROM _chain_changes").fetchone()[0]
+
+    @staticmethod
+    def changed_since(db: sqlite3.Connection, mark: int) -> bool:
+        """Whether a row was inserted, deleted or given other values after ``mark``."""
+        return db.execute("SELECT EXISTS (SELECT 1 FROM _chain_changes WHERE rowid > ? AND "
+                          "old IS NOT new)", (mark,)).fetchone()[0] == 1
 
     def expectation(self, db: sqlite3.Connection, table: str, key: tuple) -> Expectation:
         columns = ", ".join(f'"{c}"' for c in self.columns[table])
@@ -393,6 +493,8 @@ class ChainBuilder:
         self.tools = [t for t in self.toolbox if t.category is not Category.GENERIC
                       and t.name != self.domain.transfer_tool
                       and not (t.name in auth and not t.input_entities)]
+        self.banned = banned_names()
+        self._tracked: bytes | None = None
         db = self.fresh()
         self.tables = _Tables(db)
         self._sizes = {t: db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]
@@ -400,9 +502,20 @@ class ChainBuilder:
         db.close()
         self._db: sqlite3.Connection | None = None
 
-    def fresh(self) -> sqlite3.Connection:
+    def fresh(self, tracked: bool = False) -> sqlite3.Connection:
+        """A fresh sandbox of the template; ``tracked``: with the change log of
+        :meth:`_Tables.track` already in it (built once, then copied: creating the
+        triggers on every replay cost more than the replay)."""
+        image = self.image
+        if tracked:
+            if self._tracked is None:
+                db = self.fresh()
+                self.tables.track(db, temp=False)
+                self._tracked = db.serialize()
+                db.close()
+            image = self._tracked
         db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        db.deserialize(self.image)
+        db.deserialize(image)
         db.execute("PRAGMA foreign_keys = ON")
         return db
 
@@ -624,15 +737,10 @@ class ChainBuilder:
             if t.category is Category.WRITE:
                 w *= 1.5 if last else 0.8
             weights.append(w)
-        order = []
-        pool, pw = list(candidates), list(weights)
-        while pool:
-            t = _weighted(rng, pool, pw)
-            k = pool.index(t)
-            pool.pop(k)
-            pw.pop(k)
-            order.append(t)
-        return order
+        # a weighted random permutation in one draw (Efraimidis-Spirakis: sort by
+        # u ** (1 / w)), the law of drawing one at a time without replacement
+        keys = rng.random(len(candidates)) ** (1.0 / np.asarray(weights, dtype=float))
+        return [candidates[int(i)] for i in np.argsort(-keys, kind="stable")]
 
     def _walk_step(self, t: Tool, rng: np.random.Generator, user_id: str, known: list[_Known],
                    results: dict[int, Any], seen: set[str], position: int) -> ChainStep | None:
@@ -663,22 +771,45 @@ class ChainBuilder:
         return None
 
     # -- replay and ground truth
-    def _replay(self, chain: Chain) -> tuple[sqlite3.Connection, list[bool], list[str]]:
-        db = self.fresh()
-        self.tables.track(db)
+    def _replay(self, chain: Chain) -> tuple[sqlite3.Connection, list[bool], list[str],
+                                              list[str]]:
+        """The chain run again on a fresh sandbox: the database (changes logged), whether
+        each call ran, its result and its outcome tag."""
+        db = self.fresh(tracked=True)
         auth = self.toolbox.call(db, chain.auth.name, chain.auth.arguments)
         chain.auth_result = auth.content
-        oks, contents = [], []
+        oks, contents, tags = [], [], []
         for s in chain.steps:
+            mark = self.tables.mark(db)
             r = self.toolbox.call(db, s.call.name, s.call.arguments)
             oks.append(r.ok)
             contents.append(r.content)
-        return db, oks, contents
+            tags.append(self.outcome(s, r.ok, r.content, db, mark))
+        return db, oks, contents, tags
+
+    def outcome(self, step: ChainStep, ok: bool, content: str, db: sqlite3.Connection,
+                mark: int) -> str:
+        """The tag of a call on replay: :data:`FAILURE` when it returned an error;
+        :data:`PARTIAL` when it ran but did nothing: a write that inserted, deleted or
+        changed no row (every row it touched kept its values), or a read whose result,
+        less the fields that only repeat an argument, holds no data (empty or zero
+        values only, e.g. ``{"customer_id": "cus_1", "cards": []}``); else
+        :data:`SUCCESS`."""
+        if not ok:
+            return FAILURE
+        if step.write:
+            return SUCCESS if self.tables.changed_since(db, mark) else PARTIAL
+        data = parse_result(content)
+        echoes = {json.dumps(v) for v in step.call.arguments.values()}
+        if isinstance(data, dict):
+            data = {k: v for k, v in data.items() if json.dumps(v) not in echoes}
+        return PARTIAL if _empty(data) else SUCCESS
 
     def finish(self, chain: Chain) -> Chain | None:
-        """Replay filter, expectations, answer and dependencies (None: dropped)."""
+        """Replay filter, outcome tags, expectations, answer and dependencies (None:
+        dropped)."""
         for _ in range(2):
-            db, oks, contents = self._replay(chain)
+            db, oks, contents, tags = self._replay(chain)
             failed = oks.count(False)
             if failed == 0:
                 break
@@ -687,13 +818,18 @@ class ChainBuilder:
                 self.stats["drop_replay_failed"] += 1
                 return None
             self.stats["replay_pruned_calls"] += failed
-            chain.steps = [s for s, ok in zip(chain.steps, oks) if ok]
+            chain.pruned += [{"name": s.call.name, "arguments": s.call.arguments,
+                              "outcome": FAILURE, "error": content[:200]}
+                             for s, ok, content in zip(chain.steps, oks, contents) if not ok]
+            chain.steps = _prune(chain.steps, oks)
             if len(chain.steps) < self.config.min_length:
                 self.stats["drop_too_short"] += 1
                 return None
         else:
             self.stats["drop_replay_failed"] += 1
             return None
+        for s, tag in zip(chain.steps, tags):
+            s.outcome = tag
         for s, content in zip(chain.steps, contents):
             s.result = content
         try:
@@ -717,7 +853,8 @@ class ChainBuilder:
                 if answer is None:
                     self.stats["drop_no_answer"] += 1
                     return None
-                chain.answer_key, chain.answer = answer
+                chain.answer_options = answer
+                chain.answer_key, chain.answer = answer[0]
             calls = [(chain.auth.name, chain.auth.arguments)] + \
                 [(s.call.name, s.call.arguments) for s in chain.steps]
             deps = call_dependencies(self.toolbox, calls,
@@ -743,20 +880,25 @@ class ChainBuilder:
         finally:
             db.close()
 
-    @staticmethod
-    def _answer(step: ChainStep) -> tuple[str, str] | None:
-        """``(key, value)`` a read-only chain's answer is: a scalar of the last result."""
+    def _answer(self, step: ChainStep) -> list[tuple[str, str]] | None:
+        """``(key, value)`` options for a read-only chain's answer, preferred first: a
+        scalar of the last result under a key the request may name (no tool or parameter
+        name). The first is taken unless the request states its value (see
+        :meth:`ChainTaskKit.make_task`)."""
         data = parse_result(step.result)
         if isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict):
             data = data[0]
         if isinstance(data, (str, int, float)) and not isinstance(data, bool):
             text = data if isinstance(data, str) else json.dumps(data)
-            return ("result", text) if 2 <= len(text) <= 60 else None
+            return [("result", text)] if 2 <= len(text) <= 60 else None
         if not isinstance(data, dict):
             return None
         options = []
         for key, value in data.items():
             if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
+                continue
+            if names_in(key.replace("_", " "), names=self.banned) or \
+                    names_in(key, names=self.banned):
                 continue
             text = value if isinstance(value, str) else json.dumps(value)
             if 2 <= len(text) <= 60 and text.lower() not in ("none", "null"):
@@ -768,69 +910,177 @@ class ChainBuilder:
         fresh = [o for o in options if json.dumps(o[1]) not in named]
         plain = [o for o in fresh if not o[0].lower().endswith("id")]
         chosen = plain or fresh or options
-        return chosen[len(chosen) // 2]
+        mid = len(chosen) // 2
+        ordered = chosen[mid:] + chosen[:mid]
+        return ordered + [o for o in options if o not in ordered]
 
 
 # ------------------------------------------------------------------------ phrasing
 
 
-class TemplatePhraser:
-    """The default phraser: deterministic templates, no model.
+_OPENERS = ("I need help with a few things.", "Here's what I need.",
+            "Could you help me with something?", "I have a few things to sort out.")
+_GENERIC_QUESTION = ("I need one more detail before I can do this. Could you tell me what "
+                     "is missing from your request?")
+_YOU = {"my": "your", "me": "you", "i": "you", "i'm": "you're", "i've": "you've",
+        "mine": "yours", "myself": "yourself"}
 
-    ``backend`` (optional): an LLM backend, ``generate(messages) -> str``. Its text is kept
-    only when it contains every value the user must give (and not a withheld one);
-    otherwise the template's text is used (counted as ``phrasing_fallback``).
+
+def _second_person(text: str) -> str:
+    """A user's phrase as the agent says it back ("freeze one of my cards" -> "freeze
+    one of your cards")."""
+    return re.sub(r"\b(I'm|I've|myself|mine|my|me|I)\b",
+                  lambda m: _YOU[m.group(1).lower()], text)
+
+
+def _labeled(m: Mention) -> str:
+    """A mention with what it is ("the travel day: 2024-05-12"), unless its text says it
+    already ("the payee Con Edison")."""
+    noun = m.bare.split()[-1].lower() if m.bare.split() else ""
+    if noun and re.search(rf"\b{re.escape(noun)}\b", m.text, re.IGNORECASE):
+        return m.text
+    return f"{m.bare}: {m.text}"
+
+
+class TemplatePhraser:
+    """The default phraser: requests in the user's words from the domain's
+    ``requests.json`` (:mod:`tool_gym.synth.requests`), no model.
+
+    The text of a step is one of the tool's ``ask`` variants, chosen among those that fill
+    the most placeholders with values the user gives and the fewest with bare forms;
+    each given value is said as its ``args`` template says (a sibling field such as the
+    last four digits, or the value verbatim); a given value without a placeholder in the
+    chosen variant follows it in parentheses. ``complete``: every step in order;
+    ``minimal``: the goal (the writes, or the answer wanted from the last call) and the
+    values of the other steps; ``missing``: as ``complete``, less the withheld value.
+
+    ``backend`` (optional): an LLM backend, ``generate(messages) -> str``, that rewrites
+    the text for fluency. Its text is kept only when it contains every needle of every
+    value the user must give, no needle of a withheld value, and no tool or parameter
+    name; otherwise the template's text is used (counted as ``phrasing_fallback``).
+
+    Args:
+        backend: the optional rewriting backend.
+        stats: a counter of what happened.
+        domain: the domain whose ``requests.json`` gives the words.
     """
 
-    def __init__(self, backend: Any = None, stats: Counter | None = None):
+    def __init__(self, backend: Any = None, stats: Counter | None = None,
+                 domain: str | None = None):
         self.backend = backend
         self.stats = stats if stats is not None else Counter()
+        self.domain = domain
+        self._toolbox = get_domain(domain).toolbox if domain is not None else None
 
-    @staticmethod
-    def mentions(chain: Chain) -> list[tuple[int, str, Any]]:
-        """``(step, param, value)`` the user must give: choices, context and user values."""
+    # -- what the user says
+    def _refs(self, chain: Chain, i: int, entity: str, first: int | None) -> list[EntityRef]:
+        """The entities of type ``entity`` in the results before step ``i``, those of the
+        producing call ``first`` first."""
+        box = self._toolbox
+        results = [(-1, chain.auth.name, chain.auth_result)] + \
+            [(j, s.call.name, s.result) for j, s in enumerate(chain.steps[:i])]
+        results.sort(key=lambda r: r[0] != first)
         out = []
-        for i, s in enumerate(chain.steps):
-            for param, src in s.sources.items():
-                if src.kind in ("choice", "user", "context"):
-                    out.append((i, param, s.call.arguments[param]))
+        for _, name, content in results:
+            if name in box:
+                out += [r for r in extract_entities(box[name], content) if r.type == entity]
         return out
 
-    @staticmethod
-    def _clause(step: ChainStep, params: Sequence[tuple[str, Any]]) -> str:
-        verb = _human(step.call.name)
-        if not params:
-            return verb
-        values = [f"{_human(p)} {_format(v)}" for p, v in params]
-        joined = values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
-        return f"{verb} with {joined}"
+    def mentions(self, chain: Chain) -> list[Mention]:
+        """What the user must give, at each use: choices (referred to by a sibling field
+        when one picks the entity out), context values and values only the user knows."""
+        cached = getattr(chain, "_mentions", None)
+        if cached is not None and cached[0] == len(chain.steps):
+            return cached[1]
+        out = []
+        for i, s in enumerate(chain.steps):
+            entry = phrasing(self.domain, s.call.name)
+            tool = self._toolbox[s.call.name]
+            for param, src in s.sources.items():
+                if src.kind not in ("choice", "user", "context"):
+                    continue
+                value = s.call.arguments[param]
+                entity = tool.input_entities.get(param)
+                refs = self._refs(chain, i, entity, src.step) if entity else []
+                text, needles, sibling = refer(entry, param, value, refs, entity)
+                out.append(Mention(i, param, value, text, tuple(dict.fromkeys(needles)),
+                                   entry.bare(param) or "the detail", sibling))
+        chain._mentions = (len(chain.steps), out)
+        return out
+
+    def given(self, chain: Chain, withheld: tuple[int, str] | None) -> list[Mention]:
+        """The mentions less every one of the withheld value."""
+        mentions = self.mentions(chain)
+        if withheld is None:
+            return mentions
+        hidden = json.dumps(chain.steps[withheld[0]].call.arguments[withheld[1]])
+        return [m for m in mentions if json.dumps(m.value) != hidden]
+
+    def withheld_mention(self, chain: Chain, withheld: tuple[int, str]) -> Mention:
+        return next(m for m in self.mentions(chain)
+                    if (m.step, m.param) == (withheld[0], withheld[1]))
+
+    # -- texts
+    def _clause(self, step: ChainStep, given: dict[str, Mention],
+                rng: np.random.Generator, missing: frozenset = frozenset()) -> str:
+        """One step in the user's words: the ask variant that leaves out the ``missing``
+        (withheld) parameters, then fills the most placeholders with given values, then
+        the fewest with bare forms (ties drawn)."""
+        entry = phrasing(self.domain, step.call.name)
+        scored = []
+        for ask in entry.asks:
+            names = set(placeholders(ask))
+            if any(p not in given and entry.bare(p) is None for p in names):
+                continue
+            scored.append(((-len(names & missing), sum(p in given for p in names),
+                            -sum(p not in given for p in names)), ask))
+        best = max(score for score, _ in scored)
+        options = [ask for score, ask in scored if score == best]
+        ask = _pick(rng, options)
+        names = placeholders(ask)
+        text = fill(ask, {p: given[p].text if p in given else entry.bare(p) for p in names})
+        rest = [m for p, m in given.items() if p not in names]
+        if rest:
+            text += " (" + "; ".join(_labeled(m) for m in rest) + ")"
+        return text
 
     @staticmethod
-    def given(chain: Chain, withheld: tuple[int, str] | None) -> list[tuple[int, str, Any]]:
-        """The mentions less every one of the withheld value."""
-        if withheld is None:
-            return TemplatePhraser.mentions(chain)
-        hidden = json.dumps(chain.steps[withheld[0]].call.arguments[withheld[1]])
-        return [m for m in TemplatePhraser.mentions(chain) if json.dumps(m[2]) != hidden]
+    def answer_label(chain: Chain) -> str:
+        return f"the {chain.answer_key.replace('_', ' ')}"
 
     def template(self, chain: Chain, mode: str, withheld: tuple[int, str] | None,
                  rng: np.random.Generator) -> str:
         mentions = self.given(chain, withheld)
-        by_step: dict[int, list] = {}
-        for i, p, v in mentions:
-            by_step.setdefault(i, []).append((p, v))
+        by_step: dict[int, dict[str, Mention]] = {}
+        for m in mentions:
+            by_step.setdefault(m.step, {})[m.param] = m
+        missing: dict[int, frozenset] = {}
+        if withheld is not None:
+            hidden = json.dumps(chain.steps[withheld[0]].call.arguments[withheld[1]])
+            for i, s in enumerate(chain.steps):
+                missing[i] = frozenset(p for p, src in s.sources.items()
+                                       if src.kind in ("choice", "user", "context")
+                                       and json.dumps(s.call.arguments[p]) == hidden)
+
+        def clause(i: int) -> str:
+            return self._clause(chain.steps[i], by_step.get(i, {}), rng,
+                                missing.get(i, frozenset()))
+
         if mode == "minimal":
-            words = Counter(_human(p) for _, p, _ in mentions)
-            values = [f"{_human(p)} {_format(v)}" + (
-                f" (to {_human(chain.steps[i].call.name)})" if words[_human(p)] > 1 else "")
-                for i, p, v in mentions]
-            tail = ("; ".join(values) + ".") if values else ""
             if chain.answer is not None:
-                return (f"Could you tell me the {_human(chain.answer_key)} from "
-                        f"{_human(chain.steps[-1].call.name)}? " + tail).strip()
-            goal = " and ".join(_human(s.call.name) for s in chain.writes)
-            return f"Please {goal}. " + tail
-        clauses = [self._clause(s, by_step.get(i, [])) for i, s in enumerate(chain.steps)]
+                goal = [len(chain.steps) - 1]
+                head = f"Could you {clause(goal[0])} and tell me {self.answer_label(chain)}?"
+            else:
+                goal = [i for i, s in enumerate(chain.steps) if s.write]
+                head = "Please " + " and ".join(clause(i) for i in goal) + "."
+            rest = list(dict.fromkeys(_labeled(m) for m in mentions if m.step not in goal))
+            tail = ""
+            if rest:
+                tail = " For reference, " + "; ".join(rest) + "."
+            return head + tail
+        clauses = [clause(i) for i in range(len(chain.steps))]
+        if chain.answer is not None:
+            clauses[-1] += f" and tell me {self.answer_label(chain)}"
         words = []
         for i, c in enumerate(clauses):
             if i == 0:
@@ -839,24 +1089,55 @@ class TemplatePhraser:
                 words.append(f"Finally, {c}.")
             else:
                 words.append(f"Then {c}.")
-        text = "I need help with something. " + " ".join(words)
-        if chain.answer is not None:
-            text += f" Then tell me the {_human(chain.answer_key)} you find."
+        return _pick(rng, _OPENERS) + " " + " ".join(words)
+
+    def follow_up(self, chain: Chain, withheld: tuple[int, str]) -> str:
+        """What the user says when asked for the withheld value."""
+        return f"Sorry, I forgot to mention {_labeled(self.withheld_mention(chain, withheld))}."
+
+    def question(self, chain: Chain, withheld: tuple[int, str],
+                 asks: dict[str, str] | None = None) -> str:
+        """The agent's question for the withheld value (never one the scripted user would
+        read as an identity question or a proposal)."""
+        m = self.withheld_mention(chain, withheld)
+        entity = withheld[1] in self._toolbox[chain.steps[withheld[0]].call.name].input_entities
+        if entity and m.bare.startswith("the "):
+            text = f"I need one more detail first. Which {m.bare[4:]} do you mean?"
+        else:
+            text = f"I need one more detail first. Could you tell me {_second_person(m.bare)}?"
+        if (_IDENTITY.search(text) or _PROPOSAL.search(text) or asks_approval(text)
+                or identity_request(text, asks) is not None):
+            return _GENERIC_QUESTION
         return text
 
+    def foreign(self, domain: str, tool: str, rng: np.random.Generator) -> str:
+        """A request for another domain's tool, in that domain's words."""
+        entry = phrasing(domain, tool)
+        ask = _pick(rng, [a for a in entry.asks if not placeholders(a)])
+        return f"Could you please {ask}?"
+
+    def capability(self, domain: str, tool: str) -> str:
+        """What ``tool`` does, as the agent says it ("freeze one of your cards")."""
+        entry = phrasing(domain, tool)
+        ask = next(a for a in entry.asks if not placeholders(a))
+        return _second_person(ask)
+
     def phrase(self, chain: Chain, mode: str, withheld: tuple[int, str] | None,
-               rng: np.random.Generator) -> str:
-        text = self.template(chain, mode, withheld, rng)
+               rng: np.random.Generator, draft: str | None = None) -> str:
+        text = draft if draft is not None else self.template(chain, mode, withheld, rng)
+        given = self.given(chain, withheld)
+        needles = [n for m in given for n in m.needles]
+        if not all(n in text for n in needles):  # the template's own guarantee
+            raise _Unusable("the request lost a value the user must give")
         if self.backend is None:
             return text
-        needles = [n for _, _, v in self.given(chain, withheld) for n in _needles(v)]
-        banned = []
-        if withheld is not None:
-            banned = _needles(chain.steps[withheld[0]].call.arguments[withheld[1]])
+        banned = list(self.withheld_mention(chain, withheld).needles) if withheld else []
+        values = [s.call.arguments for s in chain.steps] + [n for m in given for n in m.needles]
         system = ("You write the first message of a customer to a support agent. Rewrite the "
                   "draft as one natural message in the customer's voice. Keep every value "
-                  "exactly as written (ids, names, numbers, quoted text). Do not add values. "
-                  "Answer with the message only.")
+                  "exactly as written (names, numbers, dates, quoted text). Do not add values "
+                  "and do not mention tools or technical field names. Answer with the "
+                  "message only.")
         style = {"complete": "Mention every step.", "minimal": "Be brief: only the goal and "
                  "the values.", "missing": "Mention every step."}[mode]
         try:
@@ -867,7 +1148,8 @@ class TemplatePhraser:
             generated = ""
         low = generated.lower()
         if (generated and all(n.lower() in low for n in needles)
-                and not any(b.lower() in low for b in banned)):
+                and not any(b.lower() in low for b in banned)
+                and not names_in(generated, values)):
             self.stats["phrasing_backend"] += 1
             return generated
         self.stats["phrasing_fallback"] += 1
@@ -902,7 +1184,8 @@ class ChainTaskKit(TaskKit):
         self.template = template
         self.config = ChainConfig.of(config)
         self.stats: Counter = Counter()
-        self.phraser = TemplatePhraser(backend, self.stats)
+        self.phraser = TemplatePhraser(backend, self.stats, domain)
+        self._pinned: dict[str, Task] = {}
         self._builder: ChainBuilder | None = None
         self._image_key = None
         self.policy_violations = self.base.policy_violations
@@ -935,25 +1218,51 @@ class ChainTaskKit(TaskKit):
 
     def sample(self, db: sqlite3.Connection, rng: np.random.Generator, split: str,
                config: SamplerConfig | None = None, task_id: str = "chain-0") -> Task:
+        if task_id in self._pinned:
+            return self._pinned[task_id]
         builder = self.builder(db)
+        mode = self.roll_mode(rng)
+        unanswerable = bool(rng.random() < self.config.p_unanswerable)
         for _ in range(self.config.users):
             base_task = self.base.sample(db, rng, split, SamplerConfig(1, 1), task_id)
-            chain = self.draw_chain(builder, base_task, rng)
-            if chain is None:
-                continue
-            try:
-                return self.make_task(chain, base_task, rng, task_id)
-            except _Unusable:
-                self.stats["drop_unphraseable"] += 1
+            for _ in range(4):  # a chain the request cannot be made for: another one
+                chain = self.draw_chain(builder, base_task, rng, accept=self.accepts(mode))
+                if chain is None:
+                    break
+                try:
+                    return self.make_task(chain, base_task, rng, task_id, mode, unanswerable)
+                except _Unusable:
+                    self.stats["drop_unphraseable"] += 1
         raise RuntimeError(f"{self.domain}: no chain found for {self.config.users} users of "
                            f"split {split!r}")
+
+    def pin(self, tasks: Sequence[Task]) -> None:
+        """Play these tasks: :meth:`sample` returns the pinned task whose id is asked for
+        (``ToolEnv`` asks for ``"train-<n>"``) instead of drawing one."""
+        self._pinned = {t.id: t for t in tasks}
+
+    def roll_mode(self, rng: np.random.Generator) -> str:
+        """One phrasing mode drawn with the configured shares."""
+        cfg = self.config
+        roll = rng.random()
+        return ("complete" if roll < cfg.p_complete else
+                "missing" if roll < cfg.p_complete + cfg.p_missing else "minimal")
+
+    def accepts(self, mode: str):
+        """What a chain needs for ``mode``: in ``missing`` mode a value the user gives
+        that can be withheld (the mode is drawn first, and a chain without one is not
+        turned into another mode: another chain is drawn)."""
+        if mode != "missing":
+            return None
+        return lambda chain: bool(self._withheld_options(chain))
 
     def auth_prefix(self, base_task: Task) -> list[PlanStep]:
         return list(self.base.plan(replace(base_task, constraints=())))
 
     def draw_chain(self, builder: ChainBuilder, base_task: Task, rng: np.random.Generator,
-                   live: sqlite3.Connection | None = None) -> Chain | None:
-        """A finished chain for the task's user (``live``: walk on that sandbox)."""
+                   live: sqlite3.Connection | None = None, accept=None) -> Chain | None:
+        """A finished chain for the task's user (``live``: walk on that sandbox;
+        ``accept``: a test the chain must pass, else another walk is tried)."""
         prefix = self.auth_prefix(base_task)
         auth = next((s.call for s in prefix if s.call is not None), None)
         if auth is None:
@@ -972,79 +1281,113 @@ class ChainTaskKit(TaskKit):
             if chain is None:
                 continue
             chain = builder.finish(chain)
-            if chain is not None:
-                return chain
+            if chain is None:
+                continue
+            if accept is not None and not accept(chain):
+                self.stats["walk_nothing_to_withhold"] += 1
+                continue
+            return chain
         return None
 
-    def _withheld(self, chain: Chain, rng: np.random.Generator) -> tuple[int, str] | None:
-        """A required value to leave out of the request: its first use ``(step, param)``.
-        A value the user gives (preferred) or chooses; never one the words of the
-        agent's question for it would make look like an identity question or a proposal."""
-        users, choices, seen = [], [], set()
-        # after the last write the user's need is met and the conversation ends: the
-        # question must come before it
+    def _withheld_options(self, chain: Chain) -> list[tuple[str, tuple[int, str]]]:
+        """The values that may be left out of a ``missing`` request: ``(kind, (step,
+        param))`` of their first use, before the last write (after it the user's need is
+        met and the conversation ends: the question must come before). A value only the
+        user knows, a choice or a context value; a scalar or a list of scalars."""
+        out, seen = [], set()
         last = max((i for i, s in enumerate(chain.steps) if s.write),
                    default=len(chain.steps) - 1)
-        for i, p, v in TemplatePhraser.mentions(chain):
-            key = json.dumps(v)
-            if key in seen or i > last:
+        for m in self.phraser.mentions(chain):
+            key = json.dumps(m.value)
+            if key in seen or m.step > last:
                 continue
             seen.add(key)
-            src = chain.steps[i].sources[p]
-            if _IDENTITY.search(_human(p)) or _PROPOSAL.search(_human(p)):
+            # a value an earlier call passes already (found by the agent, not given by
+            # the user) cannot be withheld
+            if any(_holds_value(s.call.arguments, m.value) for s in chain.steps[:m.step]):
                 continue
-            if not isinstance(v, (str, int, float)) or isinstance(v, bool) or len(str(v)) > 80:
+            values = m.value if isinstance(m.value, list) else [m.value]
+            if not values or not all(isinstance(v, (str, int, float)) and not isinstance(
+                    v, bool) for v in values) or len(m.text) > 300:
                 continue
-            (users if src.kind == "user" else choices).append((i, p))
-        options = users or choices
-        return _pick(rng, options) if options else None
+            out.append((chain.steps[m.step].sources[m.param].kind, (m.step, m.param)))
+        return out
+
+    def _withhold(self, chain: Chain, rng: np.random.Generator
+                  ) -> tuple[tuple[int, str], str]:
+        """The withheld value (one the user gives preferred, then a choice) and the
+        ``missing`` request without it; a value whose words the request still contains
+        (e.g. a zero that a date holds too) is passed over."""
+        options = self._withheld_options(chain)
+        users = [o for k, o in options if k == "user"]
+        others = [o for k, o in options if k != "user"]
+        order = [users[int(i)] for i in rng.permutation(len(users))] + \
+            [others[int(i)] for i in rng.permutation(len(others))]
+        for withheld in order:
+            draft = self.phraser.template(chain, "missing", withheld, rng)
+            needles = self.phraser.withheld_mention(chain, withheld).needles
+            if any(n.lower() in draft.lower() for n in needles):
+                continue
+            return withheld, self.phraser.phrase(chain, "missing", withheld, rng, draft)
+        raise _NothingToWithhold("no value of the chain can be withheld")
 
     def make_task(self, chain: Chain, base_task: Task, rng: np.random.Generator,
-                  task_id: str) -> Task:
+                  task_id: str, mode: str | None = None,
+                  unanswerable: bool | None = None) -> Task:
+        """The task of a finished chain. ``mode`` (default: drawn with the configured
+        shares) is kept whatever the chain: a chain with nothing to withhold raises for
+        ``missing`` (:meth:`accepts` tells beforehand). ``unanswerable`` (default: drawn
+        with ``p_unanswerable``) makes it unanswerable: the chain's final write hidden, or
+        a request for another domain's tool."""
         cfg = self.config
-        roll = rng.random()
-        mode = ("complete" if roll < cfg.p_complete else
-                "missing" if roll < cfg.p_complete + cfg.p_missing else "minimal")
-        unanswerable = None
-        if rng.random() < cfg.p_unanswerable:
+        if mode is None:
+            mode = self.roll_mode(rng)
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        if unanswerable is None:
+            unanswerable = bool(rng.random() < cfg.p_unanswerable)
+        kind = None
+        if unanswerable:
             kinds = (["hidden_tool"] if chain.writes else []) + \
                 (["foreign"] if self._foreign_tools() else [])
-            unanswerable = _pick(rng, kinds) if kinds else None
-        withheld = self._withheld(chain, rng) if mode == "missing" and not unanswerable \
-            else None
-        if mode == "missing" and withheld is None:
-            mode = "complete"
-            self.stats["missing_to_complete"] += 1
+            if not kinds:
+                raise _Unusable("nothing to make the request unanswerable with")
+            kind = _pick(rng, kinds)
         hidden: list[str] = []
-        if unanswerable == "hidden_tool":
+        if kind == "hidden_tool":
             hidden = [chain.writes[-1].call.name]
-            mode = mode if mode != "missing" else "complete"
         tools = [{"domain": self.domain, "name": t.name} for t in self.spec.toolbox
                  if t.name not in hidden]
         if rng.random() < cfg.p_distractors:
             tools = self._add_distractors(tools, hidden, rng)
         strip = bool(rng.random() < cfg.p_strip_enums)
         greeting = _pick(rng, _GREETINGS)
-        if unanswerable == "foreign":
+        withheld, chain_args = None, {}
+        if kind == "foreign":
             domain, t = _pick(rng, self._foreign_tools())
-            request = (f"Could you {_human(t.name)} for me? "
-                       f"{t.description.split('. ')[0].rstrip('.')}.")
+            request = follow = self.phraser.foreign(domain, t.name, rng)
             chain_args = {"foreign": {"domain": domain, "name": t.name}}
         else:
-            request = self.phraser.phrase(chain, mode, withheld, rng)
-            chain_args = {}
-        restate = request if withheld is None else self.phraser.template(
-            chain, "complete", None, rng)
-        if withheld is not None:
-            value = chain.steps[withheld[0]].call.arguments[withheld[1]]
-            follow = (f"Sorry, I forgot to mention: the {_human(withheld[1])} should be "
-                      f"{_format(value)}.")
-        else:
-            follow = restate
-        if unanswerable:
-            self.stats[f"unanswerable_{unanswerable}"] += 1
-            constraint = self._unanswerable_constraint(chain, request, mode, tools, strip,
-                                                       hidden, unanswerable, chain_args)
+            # a read-only chain asks for a field of the last result that the request
+            # does not state already
+            for option in (chain.answer_options or [None]):
+                if option is not None:
+                    chain.answer_key, chain.answer = option
+                if mode == "missing":
+                    withheld, request = self._withhold(chain, rng)
+                    follow = self.phraser.follow_up(chain, withheld)
+                else:
+                    request = follow = self.phraser.phrase(chain, mode, None, rng)
+                if chain.answer is None or not mentions_answer(chain.answer,
+                                                               [request, follow]):
+                    break
+            else:
+                raise _Unusable("the request states every possible answer")
+        if kind:
+            self.stats[f"unanswerable_{kind}"] += 1
+            constraint = self._unanswerable_constraint(chain, request, follow, mode, tools,
+                                                       strip, hidden, kind, chain_args,
+                                                       withheld)
         else:
             constraint = self._constraint(chain, request, follow, mode, withheld, tools,
                                           strip)
@@ -1103,8 +1446,8 @@ class ChainTaskKit(TaskKit):
         terms: list[str] = []
         for i, s in enumerate(chain.steps):
             if withheld is not None and i == withheld[0]:
-                solution.append(PlanStep(say=f"Please tell me the {_human(withheld[1])} for "
-                                             "this request."))
+                solution.append(PlanStep(say=self.phraser.question(chain, withheld,
+                                                                   self.identity_asks)))
             if s.write:
                 t = self.spec.toolbox[s.call.name]
                 param = _target_param(t)
@@ -1133,11 +1476,11 @@ class ChainTaskKit(TaskKit):
             "strip_enums": strip,
             "hidden": [],
             "unanswerable": None,
-            "given": [{"step": i, "param": p, "value": v}
-                      for i, p, v in TemplatePhraser.given(chain, withheld)],
-            "withheld": None if withheld is None else {
-                "step": withheld[0], "param": withheld[1],
-                "value": chain.steps[withheld[0]].call.arguments[withheld[1]]},
+            "given": [m.to_dict() for m in self.phraser.given(chain, withheld)],
+            "withheld": None if withheld is None else
+            self.phraser.withheld_mention(chain, withheld).to_dict(),
+            "outcomes": chain.outcomes,
+            "pruned": list(chain.pruned),
         }
         return Constraint(
             type="chain", args=args, writes=tuple(writes),
@@ -1145,19 +1488,36 @@ class ChainTaskKit(TaskKit):
             answer=chain.answer, say=(request, follow), solution=tuple(solution),
             expect=tuple(chain.expect))
 
-    def _unanswerable_constraint(self, chain, request, mode, tools, strip, hidden, kind,
-                                 extra) -> Constraint:
+    def _unanswerable_constraint(self, chain: Chain, request: str, follow: str, mode: str,
+                                 tools: list[dict], strip: bool, hidden: list[str],
+                                 kind: str, extra: dict,
+                                 withheld: tuple[int, str] | None) -> Constraint:
         if kind == "hidden_tool":
-            what = _human(hidden[0])
+            what = self.phraser.capability(self.domain, hidden[0])
         else:
-            what = _human(extra["foreign"]["name"])
+            what = self.phraser.capability(extra["foreign"]["domain"], extra["foreign"]["name"])
         refusal = (f"I'm sorry, but I can't do that: none of the tools I have here can "
                    f"{what}. Is there anything else I can help you with?")
         args = {"mode": mode, "calls": [], "ground_truth": [], "tools": tools,
                 "strip_enums": strip, "hidden": hidden, "unanswerable": kind,
-                "withheld": None, **extra}
-        return Constraint(type="chain", args=args, say=(request, request),
+                "given": [] if kind == "foreign" else
+                [m.to_dict() for m in self.phraser.given(chain, withheld)],
+                "withheld": None if withheld is None else
+                self.phraser.withheld_mention(chain, withheld).to_dict(),
+                "outcomes": [], "pruned": [], **extra}
+        return Constraint(type="chain", args=args, say=(request, follow),
                           solution=(PlanStep(say=refusal),))
+
+    def scripted_user(self, task: Task, db: sqlite3.Connection, rng: np.random.Generator,
+                      patience: int) -> ScriptedUser | None:
+        """The scripted user of a ``missing`` task: the default one, except that it
+        answers a question asked while the withheld value is still missing with the value
+        alone (the default prefixes "I'm not sure what you mean." or "I don't know the ...
+        id." to the same answer)."""
+        c = task.constraints[0] if task.constraints else None
+        if c is None or c.type != "chain" or not c.args.get("withheld"):
+            return None
+        return _ChainUser(task, self, db, rng, patience=patience)
 
     # -- checking and phrasing
     def check(self, db: sqlite3.Connection, task: Task, constraint: Constraint,
@@ -1179,6 +1539,8 @@ class ChainTaskKit(TaskKit):
         if constraint.type != "chain":
             return self.base.explain(db, task, constraint, agent_messages)
         if constraint.args.get("unanswerable"):
+            if self.check(db, task, constraint, agent_messages):
+                return None
             return ("not communicated: no message to the user said that the tools here "
                     "cannot do it")
         if constraint.answer is not None:
@@ -1232,6 +1594,29 @@ class _Unusable(Exception):
     pass
 
 
+class _NothingToWithhold(_Unusable):
+    pass
+
+
+_CONFUSED = re.compile(r"^(?:I'm not sure what you mean\. |I'm sorry, I don't know the [\w ]+ "
+                       r"id\. )")
+
+
+class _ChainUser(ScriptedUser):
+    """:class:`~tool_gym.core.users.ScriptedUser` whose answer to a question for the
+    withheld value is the value alone (same turns, same counts, other words)."""
+
+    def respond(self, message: str, writes=()) -> str:
+        reply = super().respond(message, writes)
+        need = self.current
+        if need is not None and need.type == "chain" and not self.done:
+            follow = need.say[-1]
+            head = _CONFUSED.match(reply)
+            if head and reply[head.end():] == follow:
+                return follow
+        return reply
+
+
 class _AuthFailed(Exception):
     pass
 
@@ -1252,54 +1637,120 @@ class SynthesisReport:
         return len(self.tasks) / self.seconds if self.seconds > 0 else float("inf")
 
 
-def synthesize(domain: str, n: int, *, seed: int = 0, split: str = "train", db_seed: int = 0,
-               config: ChainConfig | dict | None = None, live: bool = True,
-               backend: Any = None, max_draws: int | None = None) -> SynthesisReport:
-    """``n`` chain tasks of ``domain``, near-duplicates removed.
+def mode_schedule(config: ChainConfig | dict | None, rng: np.random.Generator,
+                  block: int = 20) -> Iterator[str]:
+    """The phrasing modes of successive kept tasks, stratified: each run of ``block``
+    tasks holds the configured shares (rounded by largest remainder), in a random order.
+    Over ``n`` tasks every share is then within ``block / n`` of its target, where
+    independent draws would stray by a few points over a thousand."""
+    cfg = ChainConfig.of(config)
+    shares = np.array([cfg.p_complete, cfg.p_missing, cfg.p_minimal], dtype=float)
+    if shares.sum() <= 0 or (shares < 0).any():
+        raise ValueError("the mode shares must be >= 0 and not all 0")
+    exact = shares / shares.sum() * block
+    counts = np.floor(exact).astype(int)
+    for k in np.argsort(-(exact - counts), kind="stable")[:block - counts.sum()]:
+        counts[k] += 1
+    modes = [m for m, c in zip(MODES, counts) for _ in range(int(c))]
+    while True:
+        for k in rng.permutation(len(modes)):
+            yield modes[int(k)]
+
+
+class ChainSynthesizer:
+    """Chain tasks of one domain, one at a time, near-duplicates removed (the batch
+    synthesis behind :func:`synthesize` and ``python -m tool_gym.synth.dataset``).
 
     With ``live`` the walks run on one live sandbox that keeps every earlier sample's
-    writes (a live server); the ground truth always replays on a fresh sandbox.
+    writes (a live server); the ground truth always replays on a fresh sandbox. Call
+    :meth:`close` when done (or use it as a context manager).
     """
-    from ..core.sandbox import template as make_template
 
-    tpl = make_template(domain, db_seed)
-    kit = ChainTaskKit(domain, template=tpl, config=config, backend=backend)
-    builder = kit.builder(tpl.reader())
-    rng = np.random.default_rng(seed)
-    live_db = builder.fresh() if live else None
-    reader = tpl.reader()
-    kept: list[Task] = []
-    signatures: list[frozenset] = []
-    draws = 0
-    start = time.perf_counter()
-    limit = max_draws if max_draws is not None else 4 * n + 20
-    try:
-        while len(kept) < n and draws < limit:
-            draws += 1
-            task_id = f"{split}-chain-{draws - 1}"
-            base_task = kit.base.sample(reader, rng, split, SamplerConfig(1, 1), task_id)
-            chain = kit.draw_chain(builder, base_task, rng, live=live_db)
+    def __init__(self, domain: str, *, seed: int | np.random.Generator = 0,
+                 split: str = "train", db_seed: int = 0,
+                 config: ChainConfig | dict | None = None, live: bool = True,
+                 backend: Any = None):
+        from ..core.sandbox import template as make_template
+
+        self.domain = domain
+        self.split = split
+        self.template = make_template(domain, db_seed)
+        self.kit = ChainTaskKit(domain, template=self.template, config=config, backend=backend)
+        self.builder = self.kit.builder(self.template.reader())
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.live_db = self.builder.fresh() if live else None
+        self.reader = self.template.reader()
+        self.signatures: list[frozenset] = []
+        self.draws = 0
+
+    @property
+    def stats(self) -> Counter:
+        return self.kit.stats
+
+    def next(self, mode: str | None = None, unanswerable: bool | None = None,
+             max_draws: int = 40) -> Task | None:
+        """The next kept task (``mode`` / ``unanswerable``: as for
+        :meth:`ChainTaskKit.make_task`), or None after ``max_draws`` draws without one."""
+        kit = self.kit
+        for _ in range(max_draws):
+            self.draws += 1
+            task_id = f"{self.split}-chain-{self.draws - 1}"
+            base_task = kit.base.sample(self.reader, self.rng, self.split, SamplerConfig(1, 1),
+                                        task_id)
+            chain = kit.draw_chain(self.builder, base_task, self.rng, live=self.live_db,
+                                   accept=kit.accepts(mode) if mode else None)
             if chain is None:
                 kit.stats["drop_no_chain_for_user"] += 1
                 continue
             signature = chain.signature()
-            if any(jaccard(signature, s) >= kit.config.dedup for s in signatures):
+            if any(jaccard(signature, s) >= kit.config.dedup for s in self.signatures):
                 kit.stats["drop_near_duplicate"] += 1
                 continue
             try:
-                task = kit.make_task(chain, base_task, rng, task_id)
+                task = kit.make_task(chain, base_task, self.rng, task_id, mode, unanswerable)
             except _Unusable:
                 kit.stats["drop_unphraseable"] += 1
                 continue
-            signatures.append(signature)
+            self.signatures.append(signature)
+            return task
+        return None
+
+    def close(self) -> None:
+        if self.live_db is not None:
+            self.live_db.close()
+            self.live_db = None
+
+    def __enter__(self) -> "ChainSynthesizer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def synthesize(domain: str, n: int, *, seed: int = 0, split: str = "train", db_seed: int = 0,
+               config: ChainConfig | dict | None = None, live: bool = True,
+               backend: Any = None, max_draws: int | None = None) -> SynthesisReport:
+    """``n`` chain tasks of ``domain``, near-duplicates removed, the modes stratified
+    (:func:`mode_schedule`: a mode is drawn for each task to keep and stays until a chain
+    fits it, so drops never shift the shares).
+
+    With ``live`` the walks run on one live sandbox that keeps every earlier sample's
+    writes (a live server); the ground truth always replays on a fresh sandbox.
+    """
+    start = time.perf_counter()
+    limit = max_draws if max_draws is not None else 4 * n + 20
+    kept: list[Task] = []
+    with ChainSynthesizer(domain, seed=seed, split=split, db_seed=db_seed, config=config,
+                          live=live, backend=backend) as synth:
+        schedule = mode_schedule(synth.kit.config, synth.rng)
+        while len(kept) < n and synth.draws < limit:
+            task = synth.next(next(schedule), max_draws=limit - synth.draws)
+            if task is None:
+                break
             kept.append(task)
-    finally:
-        if live_db is not None:
-            live_db.close()
-    seconds = time.perf_counter() - start
-    stats = dict(sorted(kit.stats.items()))
-    stats["draws"] = draws
-    return SynthesisReport(kept, stats, seconds)
+        stats = dict(sorted(synth.stats.items()))
+        stats["draws"] = synth.draws
+    return SynthesisReport(kept, stats, time.perf_counter() - start)
 
 
 def main(argv: Sequence[str] | None = None) -> SynthesisReport:
