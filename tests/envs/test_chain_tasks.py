@@ -145,3 +145,20 @@ def test_task_source_is_checked_and_default_unchanged():
     assert info["tools"] == env.domain.toolbox.schemas
     assert env.task.constraints[0].type != "chain"
     env.close()
+
+
+@pytest.mark.parametrize("domain", ["banking", "email", "retail", "team_chat"])
+def test_adversaries_win_no_answerable_chain_task(domain):
+    """Requests in the user's words and the user's answers give nothing away: spam, spray,
+    catch-all, echo, refusal, transfer and write-everything policies win no chain task that
+    can be done. (An always-refusing policy does win the unanswerable share, p_unanswerable:
+    a known gap, see the issue-16 note.)"""
+    from tool_gym.agents.adversarial import ADVERSARIES
+    from tool_gym.agents.episode_loop import run_episode
+
+    env = ToolEnv(domain, task_source="chains", chain_config={"p_unanswerable": 0.0})
+    for name, policy in ADVERSARIES.items():
+        for i in range(6):
+            record = run_episode(env, policy(), seed=i, task_id=f"test-{i}", max_steps=80)
+            assert not record["success"], (name, i)
+    env.close()
