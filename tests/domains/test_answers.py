@@ -11,11 +11,11 @@ import importlib
 import pytest
 
 from tool_gym.core.sandbox import template
+from tool_gym.domains import BUILTINS
 
 from . import grounding_cases as cases
 
-DOMAINS = ("airline", "banking", "calendar", "crm", "email", "filesystem", "food_delivery",
-           "issue_tracker", "retail", "team_chat")
+DOMAINS = tuple(sorted(BUILTINS))
 
 
 @pytest.fixture(scope="module", params=DOMAINS)

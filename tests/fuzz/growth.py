@@ -185,3 +185,19 @@ RECIPES: dict[str, Callable[[sqlite3.Connection, str], Step]] = {
     "food_delivery": food_delivery, "airline": airline, "retail": retail,
 }
 
+
+def _domain_recipes() -> None:
+    """Domains whose recipe lives beside their own tests: ``tests/domains/<name>/growth.py``
+    defines ``recipe(db, text) -> Step``."""
+    import importlib.util
+
+    from tool_gym.domains import BUILTINS
+
+    for name in BUILTINS:
+        module = f"tests.domains.{name}.growth"
+        if name not in RECIPES and importlib.util.find_spec(module) is not None:
+            RECIPES[name] = importlib.import_module(module).recipe
+
+
+_domain_recipes()
+

@@ -26,6 +26,18 @@ STATUSES = frozenset({
     "received", "sent", "draft", "accepted", "declined", "tentative", "needs_action",
     "closed_won", "closed_lost", "away", "dnd", "preparing", "refunded", "placed",
     "picked_up", "out_for_delivery", "expired", "blocked",
+    # shopping
+    # budget
+    # iot_devices
+    # maps
+    # vehicle
+    # payments
+    # travel_booking
+    # video_meeting
+    # trading
+    # marketplace
+    # social_media
+    # retail_chain
 })
 
 _MONTHS = {
