@@ -9,6 +9,7 @@ pytest.importorskip("torch")
 
 from tool_gym.agents.batched_rollouts import Trajectory
 from tool_gym.agents.held_out import (
+    held_out_tasks,
     opening_context,
     plot_stages,
     score_trajectories,
@@ -37,6 +38,21 @@ def test_wilson_interval():
     assert low < 0.5 < high and abs((low + high) / 2 - 0.5) < 1e-9
     with pytest.raises(ValueError):
         wilson_interval(3, 2)
+
+
+def test_held_out_tasks_spread_over_databases():
+    assert held_out_tasks(3, 1, {"prompt": "compact"}) == [
+        ({"prompt": "compact"}, ["test-0", "test-1", "test-2"])]
+    groups = held_out_tasks(7, 3, {"db_seed": 5, "prompt": "compact"})
+    assert groups == [
+        ({"db_seed": 5, "prompt": "compact"}, ["test-0", "test-1", "test-2"]),
+        ({"db_seed": 6, "prompt": "compact"}, ["test-0", "test-1"]),
+        ({"db_seed": 7, "prompt": "compact"}, ["test-0", "test-1"])]
+    assert sum(len(ids) for _, ids in groups) == 7
+    # more databases than tasks: one task on each of the first databases
+    assert [kw["db_seed"] for kw, _ in held_out_tasks(2, 8)] == [0, 1]
+    with pytest.raises(ValueError):
+        held_out_tasks(4, 0)
 
 
 def test_opening_context_counts_and_the_compact_prompt_is_smaller(tiny):

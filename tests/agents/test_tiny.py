@@ -170,3 +170,30 @@ def test_copy_pretraining_teaches_copying_deterministically(tmp_path):
             assert earlier, (a, b)
             distances.append(a - earlier[-1])
         assert max(distances) > 100
+
+
+def test_random_copy_pretraining_forms_an_induction_circuit_then_goes_long(tmp_path,
+                                                                          monkeypatch):
+    """Random-token spans: only looking back predicts them, so the loss falls only once
+    the model copies; the long steps run at the long length, after the short ones."""
+    import tool_gym.agents.tiny as tiny
+
+    texts = tiny.env_texts("ToolRetail-v0", episodes=2, env_kwargs={"prompt": "compact"})
+    shapes, drawn = [], []
+    real = tiny.copy_examples
+
+    def spy(pieces, rng, batch_size, length):
+        shapes.append((batch_size, length))
+        drawn.extend(t for p in pieces for t in p)
+        return real(pieces, rng, batch_size, length)
+
+    monkeypatch.setattr(tiny, "copy_examples", spy)
+    config = TinyConfig(hidden_size=32, intermediate_size=96, copy_steps=3, copy_random=True,
+                        copy_long_steps=2, copy_long_length=300, copy_long_batch_size=2,
+                        copy_batch_size=4, copy_length=64)
+    path = build_tiny_model(tmp_path / "m", texts, config)
+    assert shapes == [(4, 64)] * 3 + [(2, 300)] * 2
+    tokenizer = load_model(path, device="cpu")[1]
+    assert not set(drawn) & set(tokenizer.all_special_ids)
+    assert len(set(drawn)) > len(tokenizer) / 2  # random tokens, not the texts' own
+    assert json.loads((path / "copy_pretraining.json").read_text())["steps"] == 5

@@ -88,6 +88,10 @@ TRAIN_MISTAKES = [
     (["--max-context", "10"], "--max-context 10 leaves no room"),
     (["--sft-databases", "0"], "--sft-databases must be"),
     (["--env-kwargs", '{"data": "x"}', "--sft-databases", "2"], "--env-kwargs names data"),
+    (["--eval-databases", "0"], "--eval-databases must be"),
+    (["--env-kwargs", '{"data": "x"}', "--eval-databases", "2"], "--env-kwargs names data"),
+    (["--eval-tasks", "402", "--eval-databases", "2"],
+     "--eval-tasks 402 over --eval-databases 2 goes past the test split"),
     (["--tiny-corpus-episodes", "0"], "--tiny-corpus-episodes must be"),
     (["--tiny-vocab-size", "100"], "--tiny-vocab-size must be at least 300"),
 ]

@@ -22,7 +22,7 @@ from tool_gym.core.metrics import wilson_interval
 
 from .batched_rollouts import RolloutConfig, Trajectory, evaluate_model
 
-__all__ = ["STAGES", "opening_context", "plot_stages", "score_trajectories", "score_model",
+__all__ = ["STAGES", "held_out_tasks", "opening_context", "plot_stages", "score_trajectories", "score_model",
            "stage_table"]
 
 #: The stages of a run, in order: before training, after SFT, after GRPO.
@@ -49,14 +49,41 @@ def score_trajectories(trajectories: Sequence[Trajectory], confidence: float = 0
     }
 
 
+def held_out_tasks(n: int, databases: int = 1, env_kwargs: dict | None = None
+                   ) -> list[tuple[dict, list[str]]]:
+    """The ``n`` held-out test tasks spread over ``databases`` generated databases: task
+    ``k`` is ``test-{k // databases}`` on database ``db_seed + k % databases``. Returns
+    ``[(env_kwargs of a database, [task ids]), ...]``; one database keeps ``env_kwargs``
+    as they are. A database holds a few dozen test users of a task family, so spreading
+    the tasks gives independent users where one database would repeat them."""
+    if databases < 1:
+        raise ValueError(f"databases must be at least 1, got {databases}")
+    env_kwargs = dict(env_kwargs or {})
+    if databases == 1:
+        return [(env_kwargs, [f"test-{k}" for k in range(n)])]
+    first = int(env_kwargs.get("db_seed", 0))
+    groups = []
+    for d in range(min(databases, n)):
+        ids = [f"test-{k // databases}" for k in range(d, n, databases)]
+        groups.append((dict(env_kwargs, db_seed=first + d), ids))
+    return groups
+
+
 def score_model(model, tokenizer, env_id: str, task_ids: Sequence[str], config: RolloutConfig,
-                env_kwargs: dict | None = None, seed: int = 0, batch_size: int = 32) -> dict:
+                env_kwargs: dict | None = None, seed: int = 0, batch_size: int = 32,
+                databases: int = 1) -> dict:
     """Play ``task_ids`` with ``model`` (batched; greedy when ``config.temperature`` is 0)
     and score them (:func:`score_trajectories`), with the wall-clock ``seconds`` and the
-    generated ``tokens_per_second``."""
+    generated ``tokens_per_second``. With ``databases`` > 1 the ``len(task_ids)`` tasks
+    are spread over that many generated databases (:func:`held_out_tasks`)."""
     started = time.perf_counter()
-    _, trajectories = evaluate_model(model, tokenizer, env_id, list(task_ids), config,
-                                     env_kwargs, batch_size=batch_size, seed=seed)
+    groups = [(env_kwargs, list(task_ids))] if databases == 1 else \
+        held_out_tasks(len(task_ids), databases, env_kwargs)
+    trajectories: list[Trajectory] = []
+    for kwargs, ids in groups:
+        _, played = evaluate_model(model, tokenizer, env_id, ids, config, kwargs,
+                                   batch_size=batch_size, seed=seed)
+        trajectories += played
     seconds = time.perf_counter() - started
     score = score_trajectories(trajectories)
     score.update(seconds=round(seconds, 2), tokens_per_second=round(

@@ -129,6 +129,15 @@ class TinyConfig:
         copy_steps: optimizer steps of copy pretraining (:func:`pretrain_copying`; 0: none).
         copy_batch_size / copy_length / copy_learning_rate: its batch, sequence length
             and learning rate.
+        copy_random: copy spans of random tokens instead of the environment's texts.
+            Text can be predicted from its bigrams, which a small model learns first and
+            then stays on; random tokens can only be predicted by looking back, so the
+            model forms an induction circuit (the loss falls abruptly after about a
+            thousand steps at the default shape).
+        copy_long_steps / copy_long_length / copy_long_batch_size: steps of copying in
+            sequences as long as an episode, after the short ones: a circuit learnt within
+            160 tokens does not hold behind a system prompt of 700 (formed directly in long
+            sequences, it takes far longer to appear).
     """
 
     vocab_size: int = 1024
@@ -144,6 +153,10 @@ class TinyConfig:
     copy_batch_size: int = 32
     copy_length: int = 160
     copy_learning_rate: float = 3e-3
+    copy_random: bool = False
+    copy_long_steps: int = 0
+    copy_long_length: int = 1024
+    copy_long_batch_size: int = 8
     extra: dict = field(default_factory=dict)
 
 
@@ -214,7 +227,7 @@ def build_tiny_model(out_dir: str | Path, texts: Iterable[str] = (),
     model.generation_config = GenerationConfig(
         eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
         do_sample=True, temperature=1.0)
-    if config.copy_steps:
+    if config.copy_steps or config.copy_long_steps:
         report = pretrain_copying(model, tokenizer, texts, config)
         (out / "copy_pretraining.json").write_text(json.dumps(report, indent=2) + "\n")
     model.save_pretrained(out)
@@ -275,13 +288,23 @@ def pretrain_copying(model, tokenizer, texts: Iterable[str], config: TinyConfig,
     if not pieces:
         raise ValueError("copy pretraining needs texts of at least 4 tokens")
     rng = np.random.default_rng([config.seed, 1])
+    special = set(tokenizer.all_special_ids)
+    plain = np.array([i for i in range(len(tokenizer)) if i not in special])
+
+    def sources() -> list[list[int]]:
+        if not config.copy_random:
+            return pieces
+        return [plain[rng.integers(len(plain), size=64)].tolist() for _ in range(64)]
+
+    plan = [(config.copy_length, config.copy_batch_size)] * config.copy_steps + \
+        [(config.copy_long_length, config.copy_long_batch_size)] * config.copy_long_steps
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.copy_learning_rate)
     started = time.perf_counter()
     model.train()
     accuracy = loss_value = 0.0
-    for _ in tqdm(range(config.copy_steps), desc="copy pretraining", unit="step",
-                  disable=not progress):
-        ids, mask = copy_examples(pieces, rng, config.copy_batch_size, config.copy_length)
+    for length, batch_size in tqdm(plan, desc="copy pretraining", unit="step",
+                                   disable=not progress):
+        ids, mask = copy_examples(sources(), rng, batch_size, length)
         ids, mask = torch.tensor(ids), torch.tensor(mask, dtype=torch.bool)
         # the LM head only where a repeat can be read back (the vocabulary dominates the
         # cost of so small a model)
@@ -296,7 +319,7 @@ def pretrain_copying(model, tokenizer, texts: Iterable[str], config: TinyConfig,
             accuracy = float((logits.argmax(-1) == target).float().mean())
             loss_value = float(loss)
     model.eval()
-    return {"steps": config.copy_steps, "copy_accuracy": round(accuracy, 4),
+    return {"steps": config.copy_steps + config.copy_long_steps, "copy_accuracy": round(accuracy, 4),
             "loss": round(loss_value, 4), "seconds": round(time.perf_counter() - started, 1)}
 
 

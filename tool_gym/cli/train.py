@@ -109,6 +109,11 @@ class Args:
                 "reads values from the conversation instead of recalling one database's"})
     eval_tasks: int = field(default=32, metadata={
         "help": "held-out test tasks scored before and after training (0: skip)"})
+    eval_databases: int = field(default=1, metadata={
+        "help": "generated databases the held-out tasks are spread over (task k: test "
+                "task k // N of database db_seed + k % N): a database holds a few dozen "
+                "test users of one task family, so more databases give independent users "
+                "and allow more than 200 held-out tasks"})
     max_new_tokens: int = field(default=128, metadata={
         "help": "longest model turn, in tokens"})
     max_turns: int = field(default=20, metadata={
@@ -135,6 +140,12 @@ class Args:
     tiny_copy_steps: int = field(default=0, metadata={
         "help": "--model tiny: steps of copy pretraining before any task is seen (spans of "
                 "the environment's texts repeated; tool_gym.agents.tiny.pretrain_copying)"})
+    tiny_copy_random: bool = field(default=False, metadata={
+        "help": "--model tiny: copy spans of random tokens (an induction circuit forms; "
+                "text's own statistics let a small model predict without looking back)"})
+    tiny_copy_long_steps: int = field(default=0, metadata={
+        "help": "--model tiny: copy pretraining steps in 1,024-token sequences after the "
+                "short ones, so that copying holds behind a long system prompt"})
     threads: int = field(default=0, metadata={
         "help": "torch CPU threads (0: torch's default; 1 is fastest for the tiny model on "
                 "a busy machine)"})
@@ -223,7 +234,8 @@ def build_or_load_model(args: Args, out: Path, env_kwargs: dict):
                 vocab_size=args.tiny_vocab_size,
                 hidden_size=args.tiny_hidden, intermediate_size=3 * args.tiny_hidden,
                 num_hidden_layers=args.tiny_layers, seed=args.seed,
-                value_tokens=args.tiny_value_tokens, copy_steps=args.tiny_copy_steps))
+                value_tokens=args.tiny_value_tokens, copy_steps=args.tiny_copy_steps,
+                copy_random=args.tiny_copy_random, copy_long_steps=args.tiny_copy_long_steps))
             copying = path / "copy_pretraining.json"
             if copying.exists():
                 report = json.loads(copying.read_text())
@@ -268,7 +280,7 @@ def held_out(model, tokenizer, args: Args, env_kwargs: dict) -> dict:
                            max_context=args.max_context, temperature=0.0, seed=args.seed)
     task_ids = [f"test-{i}" for i in range(args.eval_tasks)]
     return score_model(model, tokenizer, args.env_id, task_ids, config, env_kwargs,
-                       seed=10_000 + args.seed)
+                       seed=10_000 + args.seed, databases=args.eval_databases)
 
 
 def lora_config(args: Args):
@@ -314,6 +326,19 @@ def sft_batch(batch: int) -> dict:
     if torch.cuda.is_available():
         return {"per_device_train_batch_size": batch}
     return {"per_device_train_batch_size": 1, "gradient_accumulation_steps": batch}
+
+
+def grpo_batch(prompts: int, generations: int) -> dict:
+    """GRPO's batch: ``prompts`` x ``generations`` episodes rolled out together per
+    optimizer step. On a GPU the training forward takes them together; on the CPU one at a
+    time with the gradients accumulated (as :func:`sft_batch`, for the same reason), the
+    whole group still generated at once."""
+    import torch
+
+    if torch.cuda.is_available():
+        return {"per_device_train_batch_size": prompts * generations}
+    return {"per_device_train_batch_size": 1,
+            "gradient_accumulation_steps": prompts * generations}
 
 
 def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: int, lr: float):
@@ -371,7 +396,7 @@ def run_grpo(model, tokenizer, args: Args, out: Path, env_kwargs: dict, path: st
                         seed=args.seed, rollout=rollout)
     config = GRPOConfig(**common_kwargs(args, phase, args.steps),
                         learning_rate=args.learning_rate,
-                        per_device_train_batch_size=args.batch_size * args.num_generations,
+                        **grpo_batch(args.batch_size, args.num_generations),
                         num_generations=args.num_generations, beta=args.beta,
                         temperature=args.temperature, max_completion_length=args.max_context,
                         log_completions=False, model_init_kwargs=init_kwargs,
@@ -430,10 +455,11 @@ def check_args(args: Args) -> dict:
     checks.check_out_dir("--output-dir", args.output_dir)
     for flag in ("batch_size", "num_generations", "train_tasks", "max_new_tokens",
                  "max_turns", "max_context", "lora_r", "tiny_hidden", "tiny_layers",
-                 "logging_steps", "save_steps", "sft_databases", "tiny_corpus_episodes"):
+                 "logging_steps", "save_steps", "sft_databases", "eval_databases",
+                 "tiny_corpus_episodes"):
         checks.positive("--" + flag.replace("_", "-"), getattr(args, flag))
     for flag in ("steps", "warm_start_steps", "sft_tasks", "eval_tasks", "threads",
-                 "tiny_copy_steps", "warm_start_batch_size"):
+                 "tiny_copy_steps", "tiny_copy_long_steps", "warm_start_batch_size"):
         if getattr(args, flag) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be >= 0, got "
                              f"{getattr(args, flag)}")
@@ -441,15 +467,16 @@ def check_args(args: Args) -> dict:
         if not getattr(args, flag) > 0:  # also refuses nan
             raise UsageError(f"--{flag.replace('_', '-')} must be positive, got "
                              f"{getattr(args, flag)}")
-    if args.sft_databases > 1:
-        known = checks.env_keywords(spec)
-        if known is not None and "db_seed" not in known:
-            raise UsageError(f"--sft-databases {args.sft_databases} spreads the SFT tasks over "
-                             f"generated databases; {args.env_id} has none (db_seed): leave "
-                             "it at 1")
-        if env_kwargs.get("data") is not None:
-            raise UsageError(f"--sft-databases {args.sft_databases} needs generated databases; "
-                             "--env-kwargs names data: leave it at 1")
+    for flag, databases, what in (("--sft-databases", args.sft_databases, "SFT"),
+                                  ("--eval-databases", args.eval_databases, "held-out")):
+        if databases > 1:
+            known = checks.env_keywords(spec)
+            if known is not None and "db_seed" not in known:
+                raise UsageError(f"{flag} {databases} spreads the {what} tasks over generated "
+                                 f"databases; {args.env_id} has none (db_seed): leave it at 1")
+            if env_kwargs.get("data") is not None:
+                raise UsageError(f"{flag} {databases} needs generated databases; "
+                                 "--env-kwargs names data: leave it at 1")
     if args.tiny_vocab_size < 300:
         raise UsageError(f"--tiny-vocab-size must be at least 300 (the 256 bytes, the chat "
                          f"markup and some merges), got {args.tiny_vocab_size}")
@@ -489,12 +516,15 @@ def check_args(args: Args) -> dict:
         checks.check_policy(args.sft_policy, flag="--sft-policy")
     env = checks.make_env(args.env_id, env_kwargs)  # the values of --env-kwargs
     try:
-        last = {"--eval-tasks": f"test-{args.eval_tasks - 1}" if args.eval_tasks else None}
+        per_database = -(-args.eval_tasks // args.eval_databases)
+        last = {"--eval-tasks": f"test-{per_database - 1}" if args.eval_tasks else None}
         for flag, task_id in last.items():
             error = task_id and checks.task_error(env, task_id)
             if error:
-                raise UsageError(f"{flag} {args.eval_tasks} goes past the test split of "
-                                 f"{args.env_id}: {error}")
+                spread = f" over --eval-databases {args.eval_databases}" \
+                    if args.eval_databases > 1 else ""
+                raise UsageError(f"{flag} {args.eval_tasks}{spread} goes past the test split "
+                                 f"of {args.env_id}: {error}")
     finally:
         env.close()
     if sft_steps > 0:
@@ -625,8 +655,9 @@ def train(args: Args, env_kwargs: dict) -> dict:
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     if stages:
         print("\n" + stage_table(stages, args.eval_tasks))
+        where = f" of {args.eval_databases} databases" if args.eval_databases > 1 else ""
         if plot_stages(stages, out / "held_out.png", f"{args.env_id}: {args.eval_tasks} "
-                       "held-out test tasks"):
+                       f"held-out test tasks{where}"):
             print(f"plot: {out / 'held_out.png'}")
     print("\nseconds: " + ", ".join(f"{name} {value:.0f}" for name, value in
                                    phase_seconds.items()))
