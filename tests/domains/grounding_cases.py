@@ -335,6 +335,24 @@ REASONS = {
         "Sorry, you need an **invite** to join that one, so I can't add you."),
 }
 
+
+
+def _domain_reasons() -> None:
+    """Domains whose refusal wordings live beside their own tests: importing
+    ``tests/domains/<name>/__init__.py`` adds them to :data:`REASONS`."""
+    import importlib
+    import importlib.util
+
+    from tool_gym.domains import BUILTINS
+
+    for name in BUILTINS:
+        package = f"tests.domains.{name}"
+        if importlib.util.find_spec(package) is not None:
+            importlib.import_module(package)
+
+
+_domain_reasons()
+
 #: Refusals that address nothing: no record, no reason.
 GENERIC_REFUSALS = ("Sorry, I can't do that.",
                     "I'm afraid that isn't possible.",

@@ -27,17 +27,26 @@ STATUSES = frozenset({
     "closed_won", "closed_lost", "away", "dnd", "preparing", "refunded", "placed",
     "picked_up", "out_for_delivery", "expired", "blocked",
     # shopping
+    "shipped", "discontinued",
     # budget
+    "archived", "cleared",
     # iot_devices
+    "online", "offline", "paused", "locked", "unlocked", "jammed",
     # maps
+    "operating", "temporarily_closed", "permanently_closed",
     # vehicle
+    "scheduled", "revoked", "acknowledged", "interrupted", "approved",
     # payments
-    # travel_booking
-    # video_meeting
+    "partially_refunded", "removed",
+    # (travel_booking and video_meeting use words listed above)
     # trading
+    "filled", "triggered", "halted", "restricted", "verified",
     # marketplace
+    "sold", "countered", "paid",
     # social_media
+    "published", "deleted", "visible",
     # retail_chain
+    "on_leave", "requested", "in_transit", "submitted", "ready",
 })
 
 _MONTHS = {

@@ -14,7 +14,9 @@ from ..core.domain import Domain, use_registry
 
 #: The built-in domains, in registration order: each is the package ``tool_gym.domains.<name>``.
 BUILTINS = ("retail", "airline", "banking", "calendar", "crm", "email", "filesystem",
-            "food_delivery", "issue_tracker", "team_chat")
+            "food_delivery", "issue_tracker", "team_chat", "travel_booking", "social_media",
+            "vehicle", "iot_devices", "shopping", "trading", "retail_chain", "maps",
+            "video_meeting", "payments", "marketplace", "budget")
 
 #: The entry-point group where a third-party package names its ``Domain`` (``name = pkg:DOMAIN``).
 ENTRY_POINT_GROUP = "tool_gym.domains"

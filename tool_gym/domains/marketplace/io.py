@@ -1,0 +1,16 @@
+"""Marketplace data: one list of row dicts per table of ``schema.sql`` (every column, rowid
+order); ``load``, ``read`` and ``export`` come from :class:`~tool_gym.core.tables.RowTables`.
+"""
+
+from __future__ import annotations
+
+from ...core.tables import RowTables
+
+__all__ = ["TABLES", "load", "read", "export"]
+
+#: Tables in an order that satisfies the foreign keys.
+TABLES = ("members", "payment_methods", "listings", "offers", "orders", "shipping_labels",
+          "returns", "feedback", "saved_searches", "conversations", "messages")
+
+FORMAT = RowTables("marketplace", TABLES)
+load, read, export = FORMAT.load, FORMAT.read, FORMAT.export

@@ -1,0 +1,16 @@
+"""Trading data: one list of row dicts per table of ``schema.sql`` (every column, rowid
+order); ``load``, ``read`` and ``export`` come from :class:`~tool_gym.core.tables.RowTables`.
+"""
+
+from __future__ import annotations
+
+from ...core.tables import RowTables
+
+__all__ = ["TABLES", "load", "read", "export"]
+
+#: Tables in an order that satisfies the foreign keys.
+TABLES = ("investors", "accounts", "bank_links", "securities", "holdings", "orders",
+          "cash_transfers", "dividends", "watchlists", "watchlist_items", "price_alerts")
+
+FORMAT = RowTables("trading", TABLES)
+load, read, export = FORMAT.load, FORMAT.read, FORMAT.export
