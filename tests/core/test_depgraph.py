@@ -133,8 +133,32 @@ def test_export_command_writes_every_domain(tmp_path):
         assert (tmp_path / name).exists()
 
 
-@pytest.mark.parametrize("name", ["retail", "airline"])
+def test_domain_overview_folds_the_cross_graph():
+    names = ["retail", "airline", "banking"]
+    cross = depgraph.build_cross_graph(names)
+    overview = depgraph.domain_overview(cross)
+    assert set(overview.nodes) == set(names)
+    for name in names:
+        assert overview.nodes[name]["tools"] == len(get_domain(name).toolbox)
+        assert overview.nodes[name]["edges"] == sum(
+            1 for a, b in cross.edges if a.startswith(name + "/") and b.startswith(name + "/"))
+    across = sum(1 for *_, d in cross.edges(data=True) if d["cross_domain"])
+    assert sum(d["count"] for *_, d in overview.edges(data=True)) == across > 0
+    for a, b, d in overview.edges(data=True):
+        assert a != b and d["entities"]
+
+
+def test_png_all_draws_the_overview(tmp_path):
+    depgraph.main(["--out", str(tmp_path), "--domains", "retail,airline", "--png-all"])
+    for name in ("retail.png", "airline.png", "all.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("name", [*domain_names(), "all"])
 def test_committed_pictures_exist(name):
+    """One figure per domain and the overview (redrawn with ``depgraph.draw`` and
+    ``depgraph.draw_overview``, or ``python -m tool_gym.core.depgraph --out DIR --png-all``,
+    when a domain is added)."""
     picture = ROOT / "docs" / "graphs" / f"{name}.png"
     assert picture.exists() and picture.read_bytes()[:4] == b"\x89PNG"
 

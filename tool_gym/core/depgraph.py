@@ -32,7 +32,8 @@ object its keys) and derives the data-flow dependencies of a sequence of calls
 Export: ``python -m tool_gym.core.depgraph --out docs/graphs`` writes, for every domain
 (:func:`tool_gym.domains.domain_names`), ``<domain>.json`` (node-link JSON),
 ``<domain>.graphml`` and ``<domain>.png``, and ``all.json`` / ``all.graphml`` for the graph
-across domains (``--png-all`` also draws it).
+across domains (``--png-all`` also draws its overview, one node per domain, as
+``all.png``: :func:`draw_overview`).
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ __all__ = [
     "build_cross_graph",
     "build_graph",
     "call_dependencies",
+    "domain_overview",
     "draw",
+    "draw_overview",
     "export",
     "extract_entities",
     "graph_json",
@@ -273,8 +276,109 @@ def draw(graph: nx.DiGraph, path: str | Path, title: str | None = None) -> None:
                  f"{graph.number_of_edges()} edges ({n_exp} explicit, {n_imp} implicit)", pad=30)
     ax.axis("off")
     fig.tight_layout()
-    fig.savefig(str(path), dpi=110, metadata={"Software": None})
+    _save(fig, path)
+
+
+def _save(fig, path: str | Path) -> None:
+    """The figure as a PNG of 64 colours (a quarter of the bytes of matplotlib's own for
+    these line drawings: the figures are committed under docs/graphs)."""
+    import io
+
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
     plt.close(fig)
+    buffer.seek(0)
+    with Image.open(buffer) as image:
+        image.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT).save(
+            str(path), format="PNG", optimize=True)
+
+
+def domain_overview(cross: nx.DiGraph) -> nx.DiGraph:
+    """The graph across domains folded to one node per domain: node ``tools`` (how many),
+    ``writes``, ``edges`` (within the domain); an edge ``A -> B`` where a tool of A feeds a
+    tool of B, with ``count`` (tool-to-tool edges) and ``entities`` (the shared entity
+    types, most frequent first)."""
+    overview = nx.DiGraph(domain="overview")
+    for node, data in cross.nodes(data=True):
+        name = data["domain"]
+        if name not in overview:
+            overview.add_node(name, tools=0, writes=0, edges=0)
+        overview.nodes[name]["tools"] += 1
+        overview.nodes[name]["writes"] += data["category"] == "write"
+    shared: dict[tuple[str, str], dict[str, int]] = {}
+    for a, b, data in cross.edges(data=True):
+        da, db = cross.nodes[a]["domain"], cross.nodes[b]["domain"]
+        if da == db:
+            overview.nodes[da]["edges"] += 1
+            continue
+        counts = shared.setdefault((da, db), {})
+        for entity in data["explicit"]:
+            counts[entity] = counts.get(entity, 0) + 1
+    for (da, db), counts in sorted(shared.items()):
+        overview.add_edge(da, db, count=sum(counts.values()),
+                          entities=sorted(counts, key=lambda e: (-counts[e], e)))
+    return overview
+
+
+def draw_overview(cross: nx.DiGraph, path: str | Path) -> None:
+    """The cross-domain overview as a PNG: one circle per domain (area by its tool count,
+    labelled with its tools and edges), and a grey line between two domains whose tools
+    share an entity type (width by the tool-to-tool edges, labelled with the types; a type
+    that joins more than half the domains, such as a user id, is named in the title). The
+    tool-level graph of each domain is in its own figure (:func:`draw`)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    overview = domain_overview(cross)
+    names = sorted(overview.nodes)
+    positions = nx.circular_layout(names)
+    fig, ax = plt.subplots(figsize=(13, 13))
+    # An entity type that joins most domains (a user id) would join every pair: it is named
+    # in the title instead of drawn.
+    reach: dict[str, set[str]] = {}
+    for a, b, data in overview.edges(data=True):
+        for entity in data["entities"]:
+            reach.setdefault(entity, set()).update((a, b))
+    common = sorted(e for e, domains in reach.items() if len(domains) > len(names) / 2)
+    undirected: dict[tuple[str, str], tuple[int, list[str]]] = {}
+    for a, b, data in overview.edges(data=True):
+        entities = [e for e in data["entities"] if e not in common]
+        if not entities:
+            continue
+        key = tuple(sorted((a, b)))
+        count, seen = undirected.get(key, (0, []))
+        undirected[key] = (count + data["count"], seen + [e for e in entities if e not in seen])
+    if undirected:
+        most = max(count for count, _ in undirected.values())
+        for (a, b), (count, entities) in sorted(undirected.items()):
+            (xa, ya), (xb, yb) = positions[a], positions[b]
+            ax.plot([xa, xb], [ya, yb], color="#8c8c8c", alpha=0.5,
+                    linewidth=0.8 + 3.5 * count / most, zorder=1)
+            ax.text((xa + xb) / 2, (ya + yb) / 2, ", ".join(entities[:2]), fontsize=7,
+                    color="#555555", ha="center", va="center", zorder=2,
+                    bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.7, "pad": 0.5})
+    for name in names:
+        data = overview.nodes[name]
+        x, y = positions[name]
+        ax.scatter([x], [y], s=60 * data["tools"] + 200, color="#80b1d3",
+                   edgecolors="#444444", linewidths=0.8, zorder=3)
+        ax.text(x, y, f"{name}\n{data['tools']} tools, {data['edges']} edges", fontsize=8,
+                ha="center", va="center", zorder=4)
+    tools = sum(overview.nodes[n]["tools"] for n in names)
+    joined = f"; {', '.join(common)} joins most domains (not drawn)" if common else ""
+    ax.set_title(f"{len(names)} domains, {tools} tools. Lines: the tools of two domains share "
+                 f"an entity type (width: how many tool pairs){joined}", fontsize=11)
+    ax.set_xlim(-1.25, 1.25)
+    ax.set_ylim(-1.25, 1.25)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    fig.tight_layout()
+    _save(fig, path)
 
 
 def sizes(graph: nx.DiGraph) -> dict:
@@ -308,7 +412,7 @@ def export(out: str | Path, domains: Sequence[str] | None = None, png: bool = Tr
     (out / "all.json").write_text(json.dumps(graph_json(cross), indent=1) + "\n")
     write_graphml(cross, out / "all.graphml")
     if png_all:
-        draw(cross, out / "all.png", title="all domains")
+        draw_overview(cross, out / "all.png")
     report["*"] = sizes(cross)
     return report
 
@@ -438,7 +542,8 @@ def main(argv: Sequence[str] | None = None) -> dict:
                         help="comma-separated domains (default: every registered domain)")
     parser.add_argument("--no-png", action="store_true", help="skip the pictures")
     parser.add_argument("--png-all", action="store_true",
-                        help="also draw the graph across domains")
+                        help="also draw the overview across domains (all.png: one node per "
+                             "domain)")
     parser.add_argument("--declared-only", action="store_true",
                         help="implicit edges from declared needs only (no inference)")
     args = parser.parse_args(argv)
