@@ -16,7 +16,7 @@ from __future__ import annotations
 import string
 from datetime import date, datetime, timedelta
 
-import numpy as np
+from tool_gym.core.draws import BlockDraws
 
 from .tools import TODAY, UNFIT_SERVICES
 
@@ -88,7 +88,6 @@ ALERT_TEXT = {
 TABLES = ("owners", "dealers", "places", "vehicles", "charge_schedules", "trips",
           "service_appointments", "digital_keys", "alerts", "charging_sessions",
           "charging_refunds")
-_ALNUM = string.ascii_lowercase + string.digits
 
 
 def holder_email(name: str) -> str:
@@ -96,55 +95,9 @@ def holder_email(name: str) -> str:
     return name.lower().replace(" ", ".") + "@example.com"
 
 
-class _Draw:
+class _Draw(BlockDraws):
     """The generator's draws: picks, unique ids, days and times (all from one
     ``numpy.random.default_rng(seed)`` stream, read in blocks of uniforms for speed)."""
-
-    BLOCK = 1 << 14
-
-    def __init__(self, seed: int):
-        self.rng = np.random.default_rng(seed)
-        self.used: set[str] = set()
-        self._block: list[float] = []
-        self._next = 0
-
-    def random(self) -> float:
-        """The next uniform draw in [0, 1)."""
-        if self._next == len(self._block):
-            self._block, self._next = self.rng.random(self.BLOCK).tolist(), 0
-        self._next += 1
-        return self._block[self._next - 1]
-
-    def uniform(self, lo: float, hi: float) -> float:
-        return lo + (hi - lo) * self.random()
-
-    def pick(self, options):
-        return options[int(self.random() * len(options))]
-
-    def int(self, lo: int, hi: int) -> int:
-        """An integer in ``lo..hi`` (both included)."""
-        return lo + int(self.random() * (hi - lo + 1))
-
-    def chance(self, p: float) -> bool:
-        return self.random() < p
-
-    def sample(self, options, k: int) -> list:
-        """``k`` distinct items of ``options`` in a random order."""
-        pool = list(options)
-        for i in range(k):
-            j = i + int(self.random() * (len(pool) - i))
-            pool[i], pool[j] = pool[j], pool[i]
-        return pool[:k]
-
-    def chars(self, alphabet: str, n: int) -> str:
-        return "".join(self.pick(alphabet) for _ in range(n))
-
-    def token(self, prefix: str, n: int = 8) -> str:
-        while True:
-            text = self.pick(string.ascii_lowercase) + self.chars(_ALNUM, n - 1)
-            if text not in self.used:
-                self.used.add(text)
-                return f"{prefix}_{text}"
 
     def day(self, lo: int, hi: int, weekdays: bool = False) -> date:
         """A day ``lo..hi`` days after today (negative: before), not a Sunday when
