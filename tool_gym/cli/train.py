@@ -111,7 +111,7 @@ class Args:
         "help": "held-out test tasks scored before and after training (0: skip)"})
     eval_databases: int = field(default=1, metadata={
         "help": "generated databases the held-out tasks are spread over (task k: test "
-                "task k // N of database db_seed + k % N): a database holds a few dozen "
+                "task k // N of database db_seed + k %% N): a database holds a few dozen "
                 "test users of one task family, so more databases give independent users "
                 "and allow more than 200 held-out tasks"})
     max_new_tokens: int = field(default=128, metadata={
