@@ -30,3 +30,15 @@ def test_each_server_has_its_tools_reads_writes_and_an_id(name):
     env_id = domain.envs[0].id
     assert env_id in tool_gym.CONVERSATION_IDS and env_id in gym.registry
     assert domain.tasks is not None and len(domain.tasks.constraint_types) >= 8
+
+
+def test_the_domains_page_is_current():
+    """``docs/domains.md`` is what ``python -m tool_gym.domains.catalog`` prints."""
+    from pathlib import Path
+
+    from tool_gym.domains.catalog import catalog
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "domains.md"
+    if tool_gym.domains.plugins():
+        pytest.skip("plug-in domains installed: the page lists the built-ins only")
+    assert page.read_text() == catalog()
