@@ -1,4 +1,4 @@
-"""Seeded draws for the domains' data generators, fast enough for thousands of rows."""
+"""Seeded draws for the domains' data generators."""
 
 from __future__ import annotations
 
@@ -60,3 +60,36 @@ class BlockDraws:
             if text not in self.used:
                 self.used.add(text)
                 return f"{prefix}_{text}"
+
+
+class RngDraws:
+    """Draws straight from a ``numpy.random.default_rng(seed)`` (one call per draw), and
+    unique ids. A domain's generator subclasses it with its own kinds of draw."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.used: set[str] = set()
+
+    def int(self, lo: int, hi: int) -> int:
+        """An integer in ``lo..hi`` (both included)."""
+        return int(self.rng.integers(lo, hi + 1))
+
+    def chance(self, p: float) -> bool:
+        return bool(self.rng.random() < p)
+
+    def pick(self, options):
+        return options[int(self.rng.integers(len(options)))]
+
+    def sample(self, options, k: int) -> list:
+        k = min(k, len(options))
+        return [options[int(i)] for i in self.rng.choice(len(options), size=k, replace=False)]
+
+    def token(self, prefix: str, n: int = 8) -> str:
+        """``prefix_xxxxxxxx``: a letter first (created ids are digits, so never clash)."""
+        while True:
+            chars = [string.ascii_lowercase[self.int(0, 25)]] + \
+                [_ALNUM[self.int(0, len(_ALNUM) - 1)] for _ in range(n - 1)]
+            value = f"{prefix}_{''.join(chars)}"
+            if value not in self.used:
+                self.used.add(value)
+                return value

@@ -14,10 +14,9 @@ and next week's shifts, and customers' store-pickup orders whose items are reser
 
 from __future__ import annotations
 
-import string
 from datetime import date, timedelta
 
-import numpy as np
+from tool_gym.core.draws import RngDraws
 
 from .tools import MAX_WEEKLY_HOURS, TODAY, minutes, money
 
@@ -117,7 +116,6 @@ LAST = ("Smith Johnson Brown Garcia Miller Davis Rodriguez Martinez Lopez Wilson
         "Silva Costa Dubois Larsen Kowalski Murphy Quinn Reyes Ward Fox Stone").split()
 TABLES = ("stores", "employees", "suppliers", "products", "inventory", "price_changes",
           "transfers", "purchase_orders", "shifts", "pickup_orders", "pickup_items")
-_ALNUM = string.ascii_lowercase + string.digits
 
 
 def _day(offset: int) -> str:
@@ -129,36 +127,8 @@ def _clock(total: int) -> str:
     return f"{total // 60:02d}:{total % 60:02d}"
 
 
-class _Draw:
-    """The rng with the few draws the generator needs, and unique ids."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.used: set[str] = set()
-
-    def int(self, lo: int, hi: int) -> int:
-        """An integer in ``lo..hi`` (both included)."""
-        return int(self.rng.integers(lo, hi + 1))
-
-    def chance(self, p: float) -> bool:
-        return bool(self.rng.random() < p)
-
-    def pick(self, options):
-        return options[int(self.rng.integers(len(options)))]
-
-    def sample(self, options, k: int) -> list:
-        k = min(k, len(options))
-        return [options[int(i)] for i in self.rng.choice(len(options), size=k, replace=False)]
-
-    def token(self, prefix: str, n: int = 8) -> str:
-        """``prefix_xxxxxxxx``: a letter first (created ids are digits, so never clash)."""
-        while True:
-            chars = [string.ascii_lowercase[self.int(0, 25)]] + \
-                [_ALNUM[self.int(0, len(_ALNUM) - 1)] for _ in range(n - 1)]
-            value = f"{prefix}_{''.join(chars)}"
-            if value not in self.used:
-                self.used.add(value)
-                return value
+class _Draw(RngDraws):
+    """The shared draws, and the times of this domain's records."""
 
     def stamp(self, offset: int) -> str:
         """A working-hours time of the day ``offset`` days from today (never after the

@@ -13,10 +13,9 @@ reports of posts and comments.
 
 from __future__ import annotations
 
-import string
 from datetime import date, timedelta
 
-import numpy as np
+from tool_gym.core.draws import RngDraws
 
 from .tools import TODAY
 
@@ -102,43 +101,14 @@ REPORT_REASONS = ("spam", "harassment", "hate_speech", "misinformation", "impers
                   "other")
 TABLES = ("users", "follows", "follow_requests", "blocks", "mutes", "posts", "likes",
           "comments", "messages", "reports")
-_ALNUM = string.ascii_lowercase + string.digits
 
 
 def _day(offset: int) -> str:
     return (_TODAY - timedelta(days=int(offset))).isoformat()
 
 
-class _Draw:
-    """The rng with the few draws the generator needs, and unique ids."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.used: set[str] = set()
-
-    def int(self, lo: int, hi: int) -> int:
-        """An integer in ``lo..hi`` (both included)."""
-        return int(self.rng.integers(lo, hi + 1))
-
-    def chance(self, p: float) -> bool:
-        return bool(self.rng.random() < p)
-
-    def pick(self, options):
-        return options[int(self.rng.integers(len(options)))]
-
-    def sample(self, options, k: int) -> list:
-        k = min(k, len(options))
-        return [options[int(i)] for i in self.rng.choice(len(options), size=k, replace=False)]
-
-    def token(self, prefix: str, n: int = 8) -> str:
-        """``prefix_xxxxxxxx``: a letter first (created ids are digits, so never clash)."""
-        while True:
-            chars = [string.ascii_lowercase[self.int(0, 25)]] + \
-                [_ALNUM[self.int(0, len(_ALNUM) - 1)] for _ in range(n - 1)]
-            value = f"{prefix}_{''.join(chars)}"
-            if value not in self.used:
-                self.used.add(value)
-                return value
+class _Draw(RngDraws):
+    """The shared draws, and the times of this domain's records."""
 
     def stamp(self, offset: int) -> str:
         """A time of the day ``offset`` days before today (today: before the clock's noon)."""
