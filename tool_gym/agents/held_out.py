@@ -69,19 +69,16 @@ def held_out_tasks(n: int, databases: int = 1, env_kwargs: dict | None = None
     return groups
 
 
-def score_model(model, tokenizer, env_id: str, task_ids: Sequence[str], config: RolloutConfig,
-                env_kwargs: dict | None = None, seed: int = 0, batch_size: int = 32,
-                databases: int = 1) -> dict:
-    """Play ``task_ids`` with ``model`` (batched; greedy when ``config.temperature`` is 0)
-    and score them (:func:`score_trajectories`), with the wall-clock ``seconds`` and the
-    generated ``tokens_per_second``. With ``databases`` > 1 the ``len(task_ids)`` tasks
-    are spread over that many generated databases (:func:`held_out_tasks`)."""
+def score_model(model, tokenizer, env_id: str, groups: Sequence[tuple[dict, Sequence[str]]],
+                config: RolloutConfig, seed: int = 0, batch_size: int = 32) -> dict:
+    """Play the tasks of ``groups`` (``(env_kwargs, task ids)`` pairs, as
+    :func:`held_out_tasks` gives them) with ``model`` (batched; greedy when
+    ``config.temperature`` is 0) and score them together (:func:`score_trajectories`),
+    with the wall-clock ``seconds`` and the generated ``tokens_per_second``."""
     started = time.perf_counter()
-    groups = [(env_kwargs, list(task_ids))] if databases == 1 else \
-        held_out_tasks(len(task_ids), databases, env_kwargs)
     trajectories: list[Trajectory] = []
     for kwargs, ids in groups:
-        _, played = evaluate_model(model, tokenizer, env_id, ids, config, kwargs,
+        _, played = evaluate_model(model, tokenizer, env_id, list(ids), config, kwargs,
                                    batch_size=batch_size, seed=seed)
         trajectories += played
     seconds = time.perf_counter() - started

@@ -271,16 +271,16 @@ def training_template(tokenizer) -> None:
 
 
 def held_out(model, tokenizer, args: Args, env_kwargs: dict) -> dict:
-    """Greedy episodes on the first ``--eval-tasks`` test tasks, scored by
-    :func:`tool_gym.agents.held_out.score_model` (success with its 95% interval, reward)."""
+    """Greedy episodes on the first ``--eval-tasks`` test tasks (spread over
+    ``--eval-databases``), scored by :func:`tool_gym.agents.held_out.score_model` (success
+    with its 95% interval, reward)."""
     from tool_gym.agents.batched_rollouts import RolloutConfig
-    from tool_gym.agents.held_out import score_model
+    from tool_gym.agents.held_out import held_out_tasks, score_model
 
     config = RolloutConfig(max_new_tokens=args.max_new_tokens, max_turns=args.max_turns,
                            max_context=args.max_context, temperature=0.0, seed=args.seed)
-    task_ids = [f"test-{i}" for i in range(args.eval_tasks)]
-    return score_model(model, tokenizer, args.env_id, task_ids, config, env_kwargs,
-                       seed=10_000 + args.seed, databases=args.eval_databases)
+    groups = held_out_tasks(args.eval_tasks, args.eval_databases, env_kwargs)
+    return score_model(model, tokenizer, args.env_id, groups, config, seed=10_000 + args.seed)
 
 
 def lora_config(args: Args):
@@ -316,9 +316,10 @@ def common_kwargs(args: Args, phase_dir: Path, steps: int) -> dict:
                 warmup_steps=0, disable_tqdm=not sys.stderr.isatty())
 
 
-def sft_batch(batch: int) -> dict:
-    """``batch`` examples per optimizer step. On a GPU they go through together; on the
-    CPU one at a time with the gradients accumulated: a padded batch carries an attention
+def step_batch(batch: int) -> dict:
+    """``batch`` examples per optimizer step (SFT's examples, GRPO's prompts x
+    generations, which are still rolled out together). On a GPU they go through together;
+    on the CPU one at a time with the gradients accumulated: a padded batch carries an attention
     mask that takes PyTorch's attention off its causal fast path, and costs about twice
     the time of its examples one by one (the loss is the same mean over their tokens)."""
     import torch
@@ -326,19 +327,6 @@ def sft_batch(batch: int) -> dict:
     if torch.cuda.is_available():
         return {"per_device_train_batch_size": batch}
     return {"per_device_train_batch_size": 1, "gradient_accumulation_steps": batch}
-
-
-def grpo_batch(prompts: int, generations: int) -> dict:
-    """GRPO's batch: ``prompts`` x ``generations`` episodes rolled out together per
-    optimizer step. On a GPU the training forward takes them together; on the CPU one at a
-    time with the gradients accumulated (as :func:`sft_batch`, for the same reason), the
-    whole group still generated at once."""
-    import torch
-
-    if torch.cuda.is_available():
-        return {"per_device_train_batch_size": prompts * generations}
-    return {"per_device_train_batch_size": 1,
-            "gradient_accumulation_steps": prompts * generations}
 
 
 def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: int, lr: float):
@@ -365,7 +353,7 @@ def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: in
     batch = args.batch_size if args.algo == "sft" else \
         args.warm_start_batch_size or args.batch_size
     config = SFTConfig(**common_kwargs(args, phase, steps), learning_rate=lr,
-                       **sft_batch(batch),
+                       **step_batch(batch),
                        max_length=args.max_context, assistant_only_loss=True,
                        dataset_num_proc=None)
     try:
@@ -396,7 +384,7 @@ def run_grpo(model, tokenizer, args: Args, out: Path, env_kwargs: dict, path: st
                         seed=args.seed, rollout=rollout)
     config = GRPOConfig(**common_kwargs(args, phase, args.steps),
                         learning_rate=args.learning_rate,
-                        **grpo_batch(args.batch_size, args.num_generations),
+                        **step_batch(args.batch_size * args.num_generations),
                         num_generations=args.num_generations, beta=args.beta,
                         temperature=args.temperature, max_completion_length=args.max_context,
                         log_completions=False, model_init_kwargs=init_kwargs,
