@@ -146,6 +146,13 @@ def test_recipe_help_shows_what_it_sets(recipe):
     assert train.parse_args(["--recipe", recipe, "--steps", "3"]).steps == 3  # flags win
 
 
+def test_the_recipes_page_is_current():
+    """``docs/recipes.md`` is what ``python -m tool_gym.cli.recipes`` prints."""
+    from tool_gym.cli.recipes import markdown
+
+    assert (ROOT / "docs" / "recipes.md").read_text() == markdown()
+
+
 RECIPE_RUNS = {
     "cove": ["--env-kwargs", '{"prompt": "compact", "max_constraints": 1}',
              "--sft-tasks", "3", "--steps", "2", "--max-context", "4096"],

@@ -129,9 +129,25 @@ def test_answers_only_the_identity_fields_asked_for():
     assert "ada" in card_user().respond("Can I have the username on your account?")
 
 
+def test_identity_questions_in_other_words_are_answered():
+    for text in ("Could you share the email you sign in with?",
+                 "What email do you use to log in?",
+                 "First, to verify your account, could you tell me the email address or the "
+                 "username on it?",
+                 "I need to verify your account: what's the email address or the username you "
+                 "sign in with?",
+                 "To verify your account, I need your email address or username.",
+                 "Please give me the email address on file.",
+                 "**Verification:** could you tell me the email address or the app username of "
+                 "your smart home account?"):
+        assert "ada@example.com" in user({}).respond(text), text
+
+
 def test_words_about_email_or_verifying_are_not_identity_requests():
     for text in ("I have verified the order details.", "I will send the email to Bob. Shall I "
-                 "forward the email to your manager too?", "Let me verify the charge."):
+                 "forward the email to your manager too?", "Let me verify the charge.",
+                 "Which email address should I forward it to?",
+                 "What's the email address of the recipient?", "I need the reason for the return."):
         reply = user({}).respond(text)
         assert "ada@example.com" not in reply, text
 

@@ -148,17 +148,37 @@ def test_task_source_is_checked_and_default_unchanged():
 
 
 @pytest.mark.parametrize("domain", ["banking", "email", "retail", "team_chat"])
-def test_adversaries_win_no_answerable_chain_task(domain):
+def test_adversaries_win_no_chain_task(domain):
     """Requests in the user's words and the user's answers give nothing away: spam, spray,
-    catch-all, echo, refusal, transfer and write-everything policies win no chain task that
-    can be done. (An always-refusing policy does win the unanswerable share, p_unanswerable:
-    a known gap, see the issue-16 note.)"""
+    catch-all, echo, refusal, transfer and write-everything policies win no chain task of
+    the env's defaults."""
     from tool_gym.agents.adversarial import ADVERSARIES
     from tool_gym.agents.episode_loop import run_episode
 
-    env = ToolEnv(domain, task_source="chains", chain_config={"p_unanswerable": 0.0})
+    env = ToolEnv(domain, task_source="chains")
     for name, policy in ADVERSARIES.items():
         for i in range(6):
             record = run_episode(env, policy(), seed=i, task_id=f"test-{i}", max_steps=80)
             assert not record["success"], (name, i)
     env.close()
+
+
+def test_unanswerable_tasks_are_opt_in():
+    """An always-refusing policy wins exactly the unanswerable share (no check can tell it
+    from a real abstainer on those tasks), so the env draws none unless asked: over 200
+    tasks of the defaults it wins nothing, with PROVE's 5% it wins the unanswerable ones."""
+    from tool_gym.agents.adversarial import RefusalPolicy
+    from tool_gym.agents.episode_loop import run_episode
+
+    for config, low, high in ((None, 0, 0), ({"p_unanswerable": 0.05}, 1, 30)):
+        env = ToolEnv("banking", task_source="chains", chain_config=config)
+        wins = 0
+        for i in range(200):
+            env.reset(seed=i, options={"task_id": f"test-{i}"})
+            unanswerable = bool(env.task.constraints[0].args.get("unanswerable"))
+            record = run_episode(env, RefusalPolicy(), seed=i, task_id=f"test-{i}",
+                                 max_steps=20)
+            assert record["success"] <= unanswerable
+            wins += record["success"]
+        assert low <= wins <= high, (config, wins)
+        env.close()

@@ -74,7 +74,8 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
         paper="Synthesize and Reward: Reinforcement Learning for Multi-Step Tool Use in "
               "Live Environments (PROVE; Abdelaziz et al., 2026, arXiv 2606.03892)",
         defaults={"algo": "grpo", "env_id": "ToolBanking-v0",
-                  "env_kwargs": json.dumps({"task_source": "chains", "reward": "prove"}),
+                  "env_kwargs": json.dumps({"task_source": "chains", "reward": "prove",
+                                            "chain_config": {"p_unanswerable": 0.05}}),
                   "train_tasks": 13500, "num_generations": 8, "batch_size": 4,
                   "learning_rate": 1e-6, "beta": 0.0, "temperature": 1.0, "steps": 1000,
                   "max_turns": 20, "max_context": 16384, "eval_tasks": 200},
@@ -89,8 +90,10 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
                         "learning rate": "swept over three values per model family (values "
                                          "not given)",
                         "group size, batch, KL, steps": "not given"},
-        differs=("one domain's chains by default (10 domains here, PROVE's 20 servers "
+        differs=("one domain's chains by default (22 domains here, PROVE's 20 servers "
                  "spread over several); --env picks another",
+                 "5% of the tasks are unanswerable, as in PROVE's data: an always-refusing "
+                 "policy wins that share (the env's own default is none)",
                  "group size 8, batch 4 tasks, learning rate 1e-6, no KL are ours; "
                  "the reward weights are tool_gym.core.prove's defaults"),
     ),

@@ -109,12 +109,13 @@ _FIELD_ASK = {"email": "email", "username": "username", "first_name": "name",
 _FIELD_LABEL = {"email": "email address", "username": "username", "name": "name",
                 "zip": "zip code", "user_id": "user id"}
 _GENERIC_IDENTITY = re.compile(
-    r"\b(?:verify|confirm|check) (?:your|the customer'?s?) identity|\bidentify yourself\b|"
+    r"\b(?:verify|confirm|check) (?:your|the customer'?s?) (?:identity|account)\b|"
+    r"\bidentify yourself\b|"
     r"\bauthenticate you\b|\bwho you are\b|\b(?:find|locate|look up|pull up|access) your "
     r"(?:account|profile|record)s?\b")
 _REQUEST = re.compile(r"\?|^\W*(?:please|could|can|would|may|kindly|provide|tell|give|share|"
-                      r"what|i need|i'll need|i will need|first|before)\b|\b(?:could|can|"
-                      r"would|will) you\b|\bplease\b")
+                      r"what|first|before)\b|\b(?:could|can|would|will) you\b|\bplease\b|"
+                      r"\bi(?:'ll| will)? need\b")
 _ASKED_ID = re.compile(
     r"\b(order|reservation|booking|confirmation|account|card|payment method|transaction|item|"
     r"product|ticket|issue|event|message|thread|deal|lead|contact|file|folder|channel|"
@@ -122,11 +123,19 @@ _ASKED_ID = re.compile(
 
 
 def _asks_pattern(words: str) -> re.Pattern:
+    field = rf"(?:{words})(?: address)?"
     return re.compile(
-        rf"\byour (?:[\w,']+ ){{0,5}}?(?:{words})|(?:{words})(?: address)? (?:on|for|of|associated "
-        rf"with|linked to|tied to|attached to|registered (?:to|with|under)|used (?:for|with|on)) "
-        rf"(?:your|the) (?:\w+ )?(?:account|profile|mailbox|app)|^\W*(?:and )?(?:the )?(?:{words})"
-        rf"\W*\?|\b(?:what|which) (?:is|'s) the (?:{words})\b")
+        rf"\byour (?:[\w,']+ ){{0,5}}?(?:{words})|{field} (?:on|for|of|associated with|linked to|"
+        rf"tied to|attached to|registered (?:to|with|under)|used (?:for|with|on)) (?:your|the) "
+        rf"(?:\w+ ){{0,2}}?(?:account|profile|mailbox|app)|^\W*(?:and )?(?:the )?(?:{words})\W*\?|"
+        rf"\b(?:what|which) (?:is|'s) the (?:{words})\b|{field} (?:that )?you(?:'ve| have)? "
+        rf"(?:\w+ ){{0,2}}?(?:sign|log|use|registered|signed|set up)\b|{field} on (?:it|file)\b|"
+        rf"\b(?:what|which) (?:\w+ )?{field} (?:do|did) you\b")
+
+
+def _alternative(words: str) -> re.Pattern:
+    """A field offered as the other half of "A or B" ("your email or the username")."""
+    return re.compile(rf"(?:{words})(?: address)?,? or\b|\bor (?:the |your )?(?:\w+ )?(?:{words})\b")
 
 
 def identity_request(message: str, asks: dict[str, str] | None = None) -> set[str] | None:
@@ -139,9 +148,10 @@ def identity_request(message: str, asks: dict[str, str] | None = None) -> set[st
     for s in re.findall(r"[^.?!\n]+[.?!]*", canonical(message or "")):
         if not _REQUEST.search(s) or asks_approval(s):
             continue
-        for field_name, words in asks.items():
-            if _asks_pattern(words).search(s):
-                fields.add(field_name)
+        asked = {f for f, words in asks.items() if _asks_pattern(words).search(s)}
+        if asked:
+            asked |= {f for f, words in asks.items() if _alternative(words).search(s)}
+        fields |= asked
         if _GENERIC_IDENTITY.search(s):
             generic = True
     if fields:

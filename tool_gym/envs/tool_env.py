@@ -159,7 +159,10 @@ class ToolEnv(gym.Env, ReplayPickle):
       to the CoVe verification.
     - ``task_source``: ``"constraints"`` (the domain's hidden-intent tasks, CoVe) or
       ``"chains"`` (PROVE's multi-step chains along the tool dependency graph,
-      ``tool_gym.synth.chains``; ``chain_config`` holds ``ChainConfig`` fields). A chain
+      ``tool_gym.synth.chains``; ``chain_config`` holds ``ChainConfig`` fields, except
+      that the env draws no unanswerable task unless ``p_unanswerable`` is given: an
+      always-refusing policy wins exactly that share, so it is opt-in (PROVE's is 0.05,
+      ``--recipe prove`` sets it, the dataset draws its abstentions itself). A chain
       task may show the agent its own list of tools (distractors of other domains,
       enums stripped, a needed tool hidden): ``info["tools"]`` is then that list; or
       ``"tau2"`` (retail and airline: tau2-bench's own tasks, :mod:`tool_gym.tau2`; ``data``
@@ -321,8 +324,9 @@ class ToolEnv(gym.Env, ReplayPickle):
         if self.task_source == "chains":
             from ..synth.chains import ChainTaskKit
 
+            config = {"p_unanswerable": 0.0, **(chain_config or {})}
             self.kit = ChainTaskKit(domain, base=self.domain.tasks, template=self.template,
-                                    config=chain_config)
+                                    config=config)
 
     def _build_spaces(self, max_text_length: int) -> None:
         """The text spaces, with argument values sampled from the template."""
