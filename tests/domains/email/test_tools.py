@@ -178,6 +178,9 @@ def test_move_trash_and_delete(call):
     drafts_folder, = call.one("SELECT f.folder_id FROM folders f JOIN messages m ON m.user_id = "
                               "f.user_id WHERE m.message_id = ? AND f.kind = 'archive'", (draft,))
     assert "drafts stay" in call.err("move_message", message_id=draft, folder_id=drafts_folder)
+    assert call.ok("trash_message", message_id=draft)["folder"] == "Trash"  # a discarded draft
+    assert invariants(call.box.db) == []
+    assert "drafts stay" in call.err("move_message", message_id=draft, folder_id=drafts_folder)
     assert "only messages in the Trash" in call.err("delete_permanently", message_id=mid)
     assert call.ok("trash_message", message_id=mid)["folder"] == "Trash"
     assert "already in the Trash" in call.err("trash_message", message_id=mid)
@@ -246,9 +249,12 @@ def test_invariants_catch_broken_rules(box):
     rules_catch(box, {
         "no cycle": "UPDATE folders SET parent_id = folder_id WHERE folder_id = (SELECT "
         "folder_id FROM folders WHERE kind = 'custom' LIMIT 1)",
-        "only drafts, are in the Drafts folder": "UPDATE messages SET folder_id = (SELECT "
+        "only drafts are in the Drafts folder": "UPDATE messages SET folder_id = (SELECT "
         "folder_id FROM folders f WHERE f.user_id = messages.user_id AND f.kind = 'drafts') "
         "WHERE message_id = 'msg_000001'",
+        "a draft is there or in the Trash": "UPDATE messages SET folder_id = (SELECT folder_id "
+        "FROM folders f WHERE f.user_id = messages.user_id AND f.kind = 'archive') "
+        "WHERE status = 'draft'",
         "at least one recipient": "DELETE FROM recipients WHERE message_id = 'msg_000001'",
         "one folder of each system kind": "DELETE FROM folders WHERE kind = 'spam' AND "
         "user_id = 'usr_0003'",

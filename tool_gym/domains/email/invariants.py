@@ -29,9 +29,11 @@ RULES: list[tuple[str, str]] = [
      "SELECT m.message_id FROM messages m JOIN folders f ON f.folder_id = m.folder_id "
      "JOIN threads t ON t.thread_id = m.thread_id WHERE f.user_id != m.user_id "
      "OR t.user_id != m.user_id"),
-    ("drafts, and only drafts, are in the Drafts folder; nothing is moved into Sent",
+    ("only drafts are in the Drafts folder, and a draft is there or in the Trash "
+     "(trash_message discards one); nothing is moved into Sent",
      "SELECT m.message_id FROM messages m JOIN folders f ON f.folder_id = m.folder_id "
-     "WHERE (m.status = 'draft') != (f.kind = 'drafts') "
+     "WHERE (m.status = 'draft' AND f.kind NOT IN ('drafts', 'trash')) "
+     "OR (m.status != 'draft' AND f.kind = 'drafts') "
      "OR (f.kind = 'sent' AND m.status != 'sent')"),
     ("a sent message or draft comes from its mailbox's address",
      "SELECT m.message_id FROM messages m JOIN users u ON u.user_id = m.user_id "
