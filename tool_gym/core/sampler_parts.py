@@ -32,6 +32,27 @@ def identify_by(ctx: SampleContext, column: str, text: str = "{}", *, table: str
                         f"SELECT {key} FROM {table} WHERE {column} = ?", (value,))
 
 
+def describe_address(ctx: SampleContext, address_id: str, label: str) -> Description | None:
+    """The user's address by its label ("my home address"), in a schema whose
+    ``addresses`` have ``customer_id`` and a unique ``label`` per customer."""
+    return ctx.describe("address", f"{label} address", {"label": label}, address_id,
+                        "SELECT address_id FROM addresses WHERE customer_id = ? AND label = ?",
+                        (ctx.user_id, label))
+
+
+def describe_payment(ctx: SampleContext, method_id: str, kind: str, brand: str,
+                     last4: str) -> Description | None:
+    """The user's payment method as they name it ("Visa card ending in 4242", "PayPal
+    account"), in a schema whose ``payment_methods`` have ``customer_id``, ``brand``
+    and ``last4``."""
+    text = ("PayPal account" if kind == "paypal" else f"gift card ending in {last4}"
+            if kind == "gift_card" else f"{brand} card ending in {last4}")
+    return ctx.describe(
+        "payment_method", text, {"brand": brand, "last4": last4}, method_id,
+        "SELECT payment_method_id FROM payment_methods WHERE customer_id = ? AND brand = ? "
+        "AND last4 = ?", (ctx.user_id, brand, last4))
+
+
 def by_name(*samplers: Sampler) -> dict[str, Sampler]:
     """Samplers keyed by their function's name (the constraint type), in order."""
     return {s.__name__: s for s in samplers}

@@ -9,10 +9,9 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 from ...core.actions import ToolCall
-from ...core.sampler_parts import Login
 from ...core.taskkit import (RuleTaskKit, SampleContext, answer_steps, join_words, month_day,
                              write_steps)
-from ...core.sampler_parts import by_name
+from ...core.sampler_parts import Login, by_name, describe_address, describe_payment
 from ...core.task_model import Constraint, Description, Expectation, Refusal
 from .generate import NEW_INSTRUCTIONS
 from .tools import NOW, REFUND_WINDOW_HOURS, TODAY, cents_of, hours_since, order_amounts
@@ -81,22 +80,6 @@ def describe_menu_item(ctx: SampleContext, item_id: str, restaurant: str,
         item_id,
         "SELECT m.item_id FROM menu_items m JOIN restaurants r ON r.restaurant_id = "
         "m.restaurant_id WHERE r.name = ? AND m.name = ?", (restaurant, name))
-
-
-def describe_address(ctx: SampleContext, address_id: str, label: str) -> Description | None:
-    return ctx.describe("address", f"{label} address", {"label": label}, address_id,
-                        "SELECT address_id FROM addresses WHERE customer_id = ? AND label = ?",
-                        (ctx.user_id, label))
-
-
-def describe_payment(ctx: SampleContext, method_id: str, kind: str, brand: str,
-                     last4: str) -> Description | None:
-    text = ("PayPal account" if kind == "paypal" else f"gift card ending in {last4}"
-            if kind == "gift_card" else f"{brand} card ending in {last4}")
-    return ctx.describe(
-        "payment_method", text, {"brand": brand, "last4": last4}, method_id,
-        "SELECT payment_method_id FROM payment_methods WHERE customer_id = ? AND brand = ? "
-        "AND last4 = ?", (ctx.user_id, brand, last4))
 
 
 def _orders(ctx: SampleContext, where: str, params: tuple = ()) -> list[tuple]:

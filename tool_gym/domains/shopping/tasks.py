@@ -20,7 +20,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ...core.actions import ToolCall
-from ...core.sampler_parts import Login, by_name, describe_any
+from ...core.sampler_parts import (Login, by_name, describe_address, describe_any,
+                                   describe_payment)
 from ...core.taskkit import (RuleTaskKit, SampleContext, answer_steps, date_words, join_words,
                              write_steps)
 from ...core.task_model import Constraint, Description, Expectation, Refusal
@@ -99,22 +100,6 @@ def describe_purchase(ctx: SampleContext, order_id: str, name: str,
 def describe_product(ctx: SampleContext, product_id: str, name: str) -> Description | None:
     return ctx.describe("product", name, {"name": name}, product_id,
                         "SELECT product_id FROM products WHERE name = ?", (name,))
-
-
-def describe_address(ctx: SampleContext, address_id: str, label: str) -> Description | None:
-    return ctx.describe("address", f"{label} address", {"label": label}, address_id,
-                        "SELECT address_id FROM addresses WHERE customer_id = ? AND label = ?",
-                        (ctx.user_id, label))
-
-
-def describe_payment(ctx: SampleContext, method_id: str, kind: str, brand: str,
-                     last4: str) -> Description | None:
-    text = ("PayPal account" if kind == "paypal" else f"gift card ending in {last4}"
-            if kind == "gift_card" else f"{brand} card ending in {last4}")
-    return ctx.describe(
-        "payment_method", text, {"brand": brand, "last4": last4}, method_id,
-        "SELECT payment_method_id FROM payment_methods WHERE customer_id = ? AND brand = ? "
-        "AND last4 = ?", (ctx.user_id, brand, last4))
 
 
 def describe_return(ctx: SampleContext, return_id: str, name: str) -> Description | None:
