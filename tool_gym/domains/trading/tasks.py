@@ -197,13 +197,14 @@ def _nice_price(value: float) -> float:
 
 # ----------------------------------------------------------------------- samplers
 
-def _market_trade(ctx: SampleContext, side: str) -> Constraint | None:
-    accounts = _accounts(ctx)
-    for acc in ctx.shuffled(accounts):
-        account_id, kind, number, cash, reserved = acc
-        power = buying_power(cash, reserved)
+def _trade_pick(ctx: SampleContext, side: str, most: float) -> tuple | None:
+    """An account and a security to trade in it, claimed: ``(account row, symbol, name,
+    price, shares available to sell, cash to spend)``; a buy spends at most ``most`` and
+    buys at least two shares, a sale sells a holding of at least two."""
+    for acc in ctx.shuffled(_accounts(ctx)):
+        account_id, _, _, cash, reserved = acc
+        cap = min(buying_power(cash, reserved), most)
         if side == "buy":
-            cap = min(power, 8000.0)
             options = [(s, n, p, None) for s, n, p in _tradable_securities(ctx) if 2 * p <= cap]
         else:
             options = [(s, n, p, avail) for s, n, _, avail, p, _, _ in _positions(ctx, account_id)
@@ -211,9 +212,17 @@ def _market_trade(ctx: SampleContext, side: str) -> Constraint | None:
         if not options:
             continue
         symbol, name, price, available = ctx.pick(options)
+        if ctx.claim(("cash", account_id), (account_id, symbol)):
+            return acc, symbol, name, price, available, cap
+    return None
+
+
+def _market_trade(ctx: SampleContext, side: str) -> Constraint | None:
+    picked = _trade_pick(ctx, side, 8000.0)
+    if picked is not None:
+        acc, symbol, name, price, available, cap = picked
+        account_id, kind, number, cash, reserved = acc
         label = _label(name, symbol)
-        if not ctx.claim(("cash", account_id), (account_id, symbol)):
-            continue
         top = int(cap // price) if side == "buy" else available
         quantity = int(ctx.rng.integers(1, top + 1))
         a = describe_account(ctx, account_id, kind, number)
@@ -275,22 +284,11 @@ def sell_shares(ctx: SampleContext) -> Constraint | None:
 
 def place_limit_order(ctx: SampleContext) -> Constraint | None:
     side = ctx.pick(("buy", "sell"))
-    accounts = _accounts(ctx)
-    for acc in ctx.shuffled(accounts):
+    picked = _trade_pick(ctx, side, 6000.0)
+    if picked is not None:
+        acc, symbol, name, price, available, cap = picked
         account_id, kind, number, cash, reserved = acc
-        power = buying_power(cash, reserved)
-        if side == "buy":
-            cap = min(power, 6000.0)
-            options = [(s, n, p, None) for s, n, p in _tradable_securities(ctx) if 2 * p <= cap]
-        else:
-            options = [(s, n, p, avail) for s, n, _, avail, p, _, _ in _positions(ctx, account_id)
-                       if avail >= 2]
-        if not options:
-            continue
-        symbol, name, price, available = ctx.pick(options)
         label = _label(name, symbol)
-        if not ctx.claim(("cash", account_id), (account_id, symbol)):
-            continue
         if side == "buy":
             limit = _nice_price(price * ctx.rng.uniform(0.85, 0.96))
             quantity = int(ctx.rng.integers(1, max(1, int(cap // limit)) + 1))
