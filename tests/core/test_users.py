@@ -143,6 +143,19 @@ def test_identity_questions_in_other_words_are_answered():
         assert "ada@example.com" in user({}).respond(text), text
 
 
+def test_identity_questions_cannot_farm_a_confirmation_or_endless_answers():
+    """A policy that tacks an identity question onto every proposal (or asks it forever)
+    gets the identity, never a yes, and after a few answers no more of them."""
+    u = user({})
+    reply = u.respond("Could you give me your email or username? Shall I cancel order "
+                      "#W1000001 because you no longer need it?")
+    assert "ada@example.com" in reply and not is_confirmation(reply)
+    u = user({}, patience=20)
+    replies = [u.respond("What's the email you sign in with?") for _ in range(8)]
+    assert sum("ada@example.com" in r for r in replies) <= 4
+    assert not any(is_confirmation(r) for r in replies)
+
+
 def test_words_about_email_or_verifying_are_not_identity_requests():
     for text in ("I have verified the order details.", "I will send the email to Bob. Shall I "
                  "forward the email to your manager too?", "Let me verify the charge.",
