@@ -197,3 +197,20 @@ def test_random_copy_pretraining_forms_an_induction_circuit_then_goes_long(tmp_p
     assert not set(drawn) & set(tokenizer.all_special_ids)
     assert len(set(drawn)) > len(tokenizer) / 2  # random tokens, not the texts' own
     assert json.loads((path / "copy_pretraining.json").read_text())["steps"] == 5
+
+
+def test_a_higher_min_frequency_keeps_random_ids_in_single_letters():
+    """With the BPE's default ``min_frequency`` of 2, random ids seen a few times are
+    merged into rare pieces; at 20 they stay letters, which every text trains."""
+    from tool_gym.agents.tiny import build_tokenizer
+
+    rng = np.random.default_rng(0)
+    alphabet = list("abcdefghijklmnopqrstuvwxyz0123456789")
+    texts = [f"Your customer id is cus_{''.join(rng.choice(alphabet, 8))}." for _ in range(400)]
+    low = build_tokenizer(texts, 2048, value_tokens=True, min_frequency=2)
+    high = build_tokenizer(texts, 2048, value_tokens=True, min_frequency=20)
+    probe = "cus_" + "".join(rng.choice(alphabet, 8))
+    assert high.tokenize(probe)[:2] == ["cus", "_"]
+    assert all(len(piece) == 1 for piece in high.tokenize(probe)[2:])
+    assert len(low.tokenize(probe)) < len(high.tokenize(probe))
+    assert high.decode(high(probe, add_special_tokens=False)["input_ids"]) == probe

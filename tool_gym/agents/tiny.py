@@ -126,6 +126,9 @@ class TinyConfig:
         seed: seed of the weight initialization and of the copy pretraining's data.
         value_tokens: digits one by one and spaces as tokens of their own
             (:func:`build_tokenizer`).
+        min_frequency: fewest occurrences of a pair the BPE merges. Higher keeps random
+            ids in single letters, which every text trains, instead of rare merged pieces
+            a small model never learns to copy.
         copy_steps: optimizer steps of copy pretraining (:func:`pretrain_copying`; 0: none).
         copy_batch_size / copy_length / copy_learning_rate: its batch, sequence length
             and learning rate.
@@ -149,6 +152,7 @@ class TinyConfig:
     max_position_embeddings: int = 8192
     seed: int = 0
     value_tokens: bool = False
+    min_frequency: int = 2
     copy_steps: int = 0
     copy_batch_size: int = 32
     copy_length: int = 160
@@ -161,7 +165,7 @@ class TinyConfig:
 
 
 def build_tokenizer(texts: Iterable[str] = (), vocab_size: int = 1024,
-                    value_tokens: bool = False):
+                    value_tokens: bool = False, min_frequency: int = 2):
     """A byte-level BPE ``PreTrainedTokenizerFast`` with the tool chat template and its
     response template (``tokenizer.parse_response``). With ``value_tokens`` digits are
     tokens one by one and spaces tokens of their own (see below)."""
@@ -180,7 +184,7 @@ def build_tokenizer(texts: Iterable[str] = (), vocab_size: int = 1024,
         else byte_level
     core.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size, min_frequency=2, show_progress=False,
+        vocab_size=vocab_size, min_frequency=min_frequency, show_progress=False,
         special_tokens=[PAD, IM_START, IM_END],
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
     corpus = [_BUILTIN_CORPUS, *(t for t in texts if isinstance(t, str) and t)]
@@ -209,7 +213,8 @@ def build_tiny_model(out_dir: str | Path, texts: Iterable[str] = (),
     texts = list(texts)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    tokenizer = build_tokenizer(texts, config.vocab_size, config.value_tokens)
+    tokenizer = build_tokenizer(texts, config.vocab_size, config.value_tokens,
+                                config.min_frequency)
     model_config = Qwen2Config(
         vocab_size=len(tokenizer), hidden_size=config.hidden_size,
         intermediate_size=config.intermediate_size,

@@ -124,10 +124,35 @@ class Args:
         "help": "train a LoRA adapter (peft) instead of all weights"})
     lora_r: int = field(default=16, metadata={"help": "LoRA rank"})
     lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha"})
+    window_steps: int = field(default=0, metadata={
+        "help": "turn-window SFT before SFT on whole episodes: steps on each assistant turn "
+                "with only the messages since the previous one (no system prompt), so that a "
+                "small model learns to find the values it copies (tool_gym.agents.turn_windows)"})
+    window_prompt_steps: int = field(default=0, metadata={
+        "help": "then steps on the same windows behind the system prompt and tool schemas "
+                "(at a third of --window-lr)"})
+    window_episode_steps: int = field(default=0, metadata={
+        "help": "then steps on whole episodes, a quarter of --window-prompt-batch-size each, the "
+                "system prompt run once per batch (at a third of --window-lr)"})
+    window_lr: float = field(default=3e-3, metadata={
+        "help": "peak learning rate of the turn windows (linear warmup and decay)"})
+    window_batch_size: int = field(default=32, metadata={
+        "help": "windows per step (all of one kind of turn)"})
+    window_prompt_batch_size: int = field(default=32, metadata={
+        "help": "windows per step behind the prompt (--window-prompt-steps); whole episodes "
+                "per step (--window-episode-steps): a quarter of it"})
     tiny_hidden: int = field(default=64, metadata={
         "help": "--model tiny: hidden size"})
     tiny_layers: int = field(default=2, metadata={
         "help": "--model tiny: number of layers"})
+    tiny_heads: int = field(default=4, metadata={
+        "help": "--model tiny: attention heads"})
+    tiny_kv_heads: int = field(default=2, metadata={
+        "help": "--model tiny: key-value heads (a divisor of --tiny-heads)"})
+    tiny_min_frequency: int = field(default=2, metadata={
+        "help": "--model tiny: fewest occurrences of a pair its BPE merges; higher keeps "
+                "random ids (cus_gfxrxdsu) in frequent single letters a small model can copy, "
+                "instead of rare pieces it never learns"})
     tiny_vocab_size: int = field(default=1024, metadata={
         "help": "--model tiny: most tokens of its BPE vocabulary"})
     tiny_corpus_episodes: int = field(default=16, metadata={
@@ -233,8 +258,10 @@ def build_or_load_model(args: Args, out: Path, env_kwargs: dict):
             build_tiny_model(path, texts, TinyConfig(
                 vocab_size=args.tiny_vocab_size,
                 hidden_size=args.tiny_hidden, intermediate_size=3 * args.tiny_hidden,
-                num_hidden_layers=args.tiny_layers, seed=args.seed,
-                value_tokens=args.tiny_value_tokens, copy_steps=args.tiny_copy_steps,
+                num_hidden_layers=args.tiny_layers, num_attention_heads=args.tiny_heads,
+                num_key_value_heads=args.tiny_kv_heads, seed=args.seed,
+                value_tokens=args.tiny_value_tokens, min_frequency=args.tiny_min_frequency,
+                copy_steps=args.tiny_copy_steps,
                 copy_random=args.tiny_copy_random, copy_long_steps=args.tiny_copy_long_steps))
             copying = path / "copy_pretraining.json"
             if copying.exists():
@@ -329,17 +356,19 @@ def step_batch(batch: int) -> dict:
     return {"per_device_train_batch_size": 1, "gradient_accumulation_steps": batch}
 
 
-def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: int, lr: float):
-    from trl import SFTConfig
+def sft_steps_of(args: Args) -> int:
+    """Steps of SFT on whole episodes with TRL (the algorithm, or GRPO's warm start)."""
+    return args.steps if args.algo == "sft" else args.warm_start_steps
 
-    from tool_gym.agents.sft import (
-        SFTDataConfig,
-        collect_verified,
-        export_dataset,
-        make_sft_trainer,
-    )
 
-    phase = out / "sft"
+def window_steps_of(args: Args) -> int:
+    return args.window_steps + args.window_prompt_steps + args.window_episode_steps
+
+
+def sft_rows(args: Args, out: Path, env_kwargs: dict):
+    """The verified episodes SFT trains on (written to ``OUT/sft_data``) and their dataset."""
+    from tool_gym.agents.sft import SFTDataConfig, collect_verified, export_dataset
+
     data = SFTDataConfig(env_id=args.env_id, env_kwargs=env_kwargs, policy=args.sft_policy,
                          tasks=args.sft_tasks, task_offset=args.train_tasks, seed=args.seed,
                          databases=args.sft_databases)
@@ -350,6 +379,39 @@ def run_sft(model, tokenizer, args: Args, out: Path, env_kwargs: dict, steps: in
     dataset = export_dataset(rows, out / "sft_data")
     print(f"SFT data: {len(rows)} verified episodes of {args.sft_tasks} tasks "
           f"-> {out / 'sft_data'}")
+    return rows, dataset
+
+
+def run_windows(model, tokenizer, args: Args, rows: list[dict]) -> list[dict]:
+    """The turn-window phases (:mod:`tool_gym.agents.turn_windows`) that have steps, in
+    place; their reports."""
+    from tool_gym.agents.turn_windows import WindowConfig, render_episodes, train_windows
+
+    phases = (("windows", args.window_steps, args.window_lr, args.window_batch_size),
+              ("prompted", args.window_prompt_steps, args.window_lr / 3,
+               args.window_prompt_batch_size),
+              ("episodes", args.window_episode_steps, args.window_lr / 3,
+               max(1, args.window_prompt_batch_size // 4)))
+    reports = []
+    rendered = render_episodes(rows, tokenizer)  # once for every phase
+    for phase, steps, lr, batch in phases:
+        if steps:
+            report = train_windows(model, tokenizer, rows, WindowConfig(
+                phase=phase, steps=steps, batch_size=batch, learning_rate=lr,
+                seed=args.seed), progress=sys.stderr.isatty(), rendered=rendered)
+            print(f"turn windows ({phase}): {steps} steps on {report['examples']} examples "
+                  f"in {report['seconds']:.0f} s, final loss by kind " + ", ".join(
+                      f"{k} {v:.3f}" for k, v in report["final_loss"].items()))
+            reports.append(report)
+    return reports
+
+
+def run_sft(model, tokenizer, args: Args, out: Path, dataset, steps: int, lr: float):
+    from trl import SFTConfig
+
+    from tool_gym.agents.sft import make_sft_trainer
+
+    phase = out / "sft"
     batch = args.batch_size if args.algo == "sft" else \
         args.warm_start_batch_size or args.batch_size
     config = SFTConfig(**common_kwargs(args, phase, steps), learning_rate=lr,
@@ -444,14 +506,16 @@ def check_args(args: Args) -> dict:
     for flag in ("batch_size", "num_generations", "train_tasks", "max_new_tokens",
                  "max_turns", "max_context", "lora_r", "tiny_hidden", "tiny_layers",
                  "logging_steps", "save_steps", "sft_databases", "eval_databases",
-                 "tiny_corpus_episodes"):
+                 "tiny_corpus_episodes", "tiny_heads", "tiny_kv_heads", "tiny_min_frequency",
+                 "window_batch_size", "window_prompt_batch_size"):
         checks.positive("--" + flag.replace("_", "-"), getattr(args, flag))
     for flag in ("steps", "warm_start_steps", "sft_tasks", "eval_tasks", "threads",
-                 "tiny_copy_steps", "tiny_copy_long_steps", "warm_start_batch_size"):
+                 "tiny_copy_steps", "tiny_copy_long_steps", "warm_start_batch_size",
+                 "window_steps", "window_prompt_steps", "window_episode_steps"):
         if getattr(args, flag) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be >= 0, got "
                              f"{getattr(args, flag)}")
-    for flag in ("learning_rate", "warm_start_lr", "temperature"):
+    for flag in ("learning_rate", "warm_start_lr", "temperature", "window_lr"):
         if not getattr(args, flag) > 0:  # also refuses nan
             raise UsageError(f"--{flag.replace('_', '-')} must be positive, got "
                              f"{getattr(args, flag)}")
@@ -465,6 +529,11 @@ def check_args(args: Args) -> dict:
             if env_kwargs.get("data") is not None:
                 raise UsageError(f"{flag} {databases} needs generated databases; "
                                  "--env-kwargs names data: leave it at 1")
+    if args.lora and window_steps_of(args):
+        raise UsageError("--window-*-steps train every weight; leave them at 0 with --lora")
+    if args.tiny_heads % args.tiny_kv_heads or args.tiny_hidden % args.tiny_heads:
+        raise UsageError(f"--tiny-kv-heads {args.tiny_kv_heads} must divide --tiny-heads "
+                         f"{args.tiny_heads}, which must divide --tiny-hidden {args.tiny_hidden}")
     if args.tiny_vocab_size < 300:
         raise UsageError(f"--tiny-vocab-size must be at least 300 (the 256 bytes, the chat "
                          f"markup and some merges), got {args.tiny_vocab_size}")
@@ -499,8 +568,7 @@ def check_args(args: Args) -> dict:
             resolve_model_path(args.model)
         except (OSError, ValueError) as error:
             raise UsageError(f"--model: {error}") from None
-    sft_steps = args.steps if args.algo == "sft" else args.warm_start_steps
-    if sft_steps > 0:
+    if sft_steps_of(args) or window_steps_of(args):
         checks.check_policy(args.sft_policy, flag="--sft-policy")
     env = checks.make_env(args.env_id, env_kwargs)  # the values of --env-kwargs
     try:
@@ -515,7 +583,7 @@ def check_args(args: Args) -> dict:
                                  f"of {args.env_id}: {error}")
     finally:
         env.close()
-    if sft_steps > 0:
+    if sft_steps_of(args) or window_steps_of(args):
         from tool_gym.agents.isolation import IsolatedPolicy, needs_isolation
 
         if needs_isolation(args.sft_policy):  # built apart, as it will play (and closed)
@@ -605,16 +673,20 @@ def train(args: Args, env_kwargs: dict) -> dict:
     # 2. held-out score before training
     score("before")
 
-    # 3. SFT (the algorithm, or GRPO's warm start)
-    sft_steps = args.steps if args.algo == "sft" else args.warm_start_steps
+    # 3. SFT (the algorithm, or GRPO's warm start), after the turn windows if any
+    sft_steps = sft_steps_of(args)
     sft_lr = args.learning_rate if args.algo == "sft" else args.warm_start_lr
-    if sft_steps > 0:
+    if sft_steps > 0 or window_steps_of(args):
         from tool_gym.llm.transformers_backend import load_model
 
         done = out / "sft" / "final"
         phase_started = time.perf_counter()
         if not (args.resume and (done / "config.json").exists()):
-            model = run_sft(model, tokenizer, args, out, env_kwargs, sft_steps, sft_lr)
+            rows, dataset = sft_rows(args, out, env_kwargs)
+            if window_steps_of(args):
+                results["turn_windows"] = run_windows(model, tokenizer, args, rows)
+            if sft_steps > 0:
+                model = run_sft(model, tokenizer, args, out, dataset, sft_steps, sft_lr)
             model.save_pretrained(done)
             tokenizer.save_pretrained(done)
         # Loaded back from disk: GRPO's KL reference is loaded from the model's path.
