@@ -72,8 +72,8 @@ class WindowConfig:
             linear decay to 5% of it.
         sampling: how each step's kind is drawn: ``uniform``, or ``loss`` (in proportion
             to the kind's recent loss, a quarter of the steps spread evenly: the steps go
-            where the model still errs, a kind it has learnt keeps being rehearsed; on the
-            shopping demo it did no better than uniform, 0 and 4 of 64 held-out).
+            where the model still errs, a kind it has learnt keeps being rehearsed; in the
+            shopping demo's runs it did no better than uniform).
         seed: the sampling of kinds and examples.
     """
 
