@@ -37,7 +37,7 @@ from __future__ import annotations
 import inspect
 import random
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from .tiny import IM_START
@@ -108,6 +108,13 @@ def _render(tokenizer, messages: list[dict], tools=None) -> tuple[list[int], lis
     return list(out["input_ids"]), list(map(bool, out.get("assistant_masks") or []))
 
 
+def _split(messages: list[dict], tools) -> tuple[bool, list[dict], list[dict]]:
+    """``(has a system turn, its messages, the body)``: the template renders a system turn
+    when the episode opens with one or when there are tools to show."""
+    head = messages[:1] if messages[0]["role"] == "system" else []
+    return bool(head or tools), head, messages[len(head):]
+
+
 def _blocks(tokenizer, messages: list[dict], tools) -> list[tuple[list[int], list[bool]]]:
     """The episode rendered once and cut where each turn starts (``<|im_start|>``): one
     ``(ids, mask)`` block per turn, the system turn (with the tools) first when there is
@@ -115,17 +122,12 @@ def _blocks(tokenizer, messages: list[dict], tools) -> list[tuple[list[int], lis
     ids, mask = _render(tokenizer, messages, tools)
     opener = tokenizer.convert_tokens_to_ids(IM_START)
     starts = [i for i, token in enumerate(ids) if token == opener]
-    system = bool(tools) or (bool(messages) and messages[0]["role"] == "system")
-    turns = len(messages) + (system and messages[0]["role"] != "system")
-    if starts[:1] == [0] and len(starts) == turns:
+    system, head, body = _split(messages, tools)
+    if starts[:1] == [0] and len(starts) == system + len(body):
         bounds = starts + [len(ids)]
         return [(ids[a:b], mask[a:b]) for a, b in zip(bounds, bounds[1:])]
-    blocks = []
-    if system:
-        head = messages[:1] if messages[0]["role"] == "system" else []
-        blocks.append(_render(tokenizer, head, tools))
-    for message in messages[1:] if messages[0]["role"] == "system" else messages:
-        blocks.append(_render(tokenizer, [message]))
+    blocks = [_render(tokenizer, head, tools)] if system else []
+    blocks += [_render(tokenizer, [message]) for message in body]
     if [t for b in blocks for t in b[0]] != ids:
         raise ValueError("the chat template does not render an episode turn by turn")
     return blocks
@@ -152,11 +154,9 @@ def render_episodes(rows: list[dict], tokenizer) -> list[RenderedEpisode]:
         if not messages:
             continue
         blocks = _blocks(tokenizer, messages, tools)
-        if bool(tools) or messages[0]["role"] == "system":
-            head, blocks = tuple(blocks[0][0]), blocks[1:]
-            body = messages[1:] if messages[0]["role"] == "system" else messages
-        else:
-            head, body = (), messages
+        system, _, body = _split(messages, tools)
+        head = tuple(blocks[0][0]) if system else ()
+        blocks = blocks[1:] if system else blocks
         episodes.append(RenderedEpisode(prompts.setdefault(head, head), tuple(blocks),
                                         tuple(body)))
     return episodes
@@ -192,9 +192,17 @@ def split_windows(rows: list[dict], tokenizer, phase: str = "windows",
     return examples
 
 
-def _batch_loss(model, prefix: tuple[int, ...], batch: list[Window]):
+def _cache_keyword(model) -> str:
+    """The keyword the decoder takes its KV cache by (transformers renamed
+    ``past_key_values`` to ``cache``; either is accepted)."""
+    return "cache" if "cache" in inspect.signature(model.model.forward).parameters \
+        else "past_key_values"
+
+
+def _batch_loss(model, prefix: tuple[int, ...], batch: list[Window],
+                cache_keyword: str | None = None):
     """Mean cross-entropy over the assistant tokens of ``batch``, all behind ``prefix``
-    (run once, its cache repeated over the batch)."""
+    (run once, its cache repeated over the batch; ``cache_keyword``: :func:`_cache_keyword`)."""
     import torch
     from transformers import DynamicCache
 
@@ -213,16 +221,14 @@ def _batch_loss(model, prefix: tuple[int, ...], batch: list[Window]):
     body = model.model
     if p:
         # the cache is filled by the prompt's run, then repeated over the batch
-        # (transformers renamed ``past_key_values`` to ``cache``; either is accepted)
+        cache_keyword = cache_keyword or _cache_keyword(model)
         cache = DynamicCache(config=model.config)
-        name = "cache" if "cache" in inspect.signature(body.forward).parameters \
-            else "past_key_values"
         head = body(input_ids=torch.tensor([prefix], device=device), use_cache=True,
-                    **{name: cache})
+                    **{cache_keyword: cache})
         cache.batch_repeat_interleave(size)
         positions = torch.arange(p, p + longest, device=device).expand(size, longest)
         hidden = body(input_ids=ids, attention_mask=attention, position_ids=positions,
-                      use_cache=True, **{name: cache}).last_hidden_state
+                      use_cache=True, **{cache_keyword: cache}).last_hidden_state
         # token t is predicted at t - 1; the first one by the prompt's last position
         hidden = torch.cat([head.last_hidden_state[:, -1:].expand(size, 1, -1),
                             hidden[:, :-1]], 1)
@@ -251,6 +257,7 @@ def train_windows(model, tokenizer, rows: list[dict], config: WindowConfig,
     for window in examples:
         groups[(window.prefix, window.kind)].append(window)
     keys = sorted(groups, key=lambda key: (key[1], len(key[0]), key[0]))
+    cache_keyword = _cache_keyword(model)
     rng = random.Random(config.seed)
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate,
                                   weight_decay=0.0)
@@ -275,7 +282,7 @@ def train_windows(model, tokenizer, rows: list[dict], config: WindowConfig,
         taken[kind] += 1
         group = groups[(prefix, kind)]
         loss = _batch_loss(model, prefix, [group[rng.randrange(len(group))]
-                                           for _ in range(config.batch_size)])
+                                           for _ in range(config.batch_size)], cache_keyword)
         optimizer.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -288,8 +295,7 @@ def train_windows(model, tokenizer, rows: list[dict], config: WindowConfig,
         bar.set_postfix(loss=f"{value:.3f}")
     model.eval()
     return {"phase": config.phase, "steps": steps, "examples": len(examples),
-            "kinds": {kind: len([w for w in examples if w.kind == kind])
-                      for kind in sorted({k for _, k in keys})},
+            "kinds": dict(sorted(Counter(w.kind for w in examples).items())),
             "steps_by_kind": dict(sorted(taken.items())),
             "final_loss": {kind: round(sum(v) / len(v), 4) for kind, v in sorted(late.items())},
             "seconds": round(time.perf_counter() - started, 1)}

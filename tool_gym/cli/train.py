@@ -568,7 +568,8 @@ def check_args(args: Args) -> dict:
             resolve_model_path(args.model)
         except (OSError, ValueError) as error:
             raise UsageError(f"--model: {error}") from None
-    if sft_steps_of(args) or window_steps_of(args):
+    plays_sft_policy = bool(sft_steps_of(args) or window_steps_of(args))
+    if plays_sft_policy:
         checks.check_policy(args.sft_policy, flag="--sft-policy")
     env = checks.make_env(args.env_id, env_kwargs)  # the values of --env-kwargs
     try:
@@ -583,7 +584,7 @@ def check_args(args: Args) -> dict:
                                  f"of {args.env_id}: {error}")
     finally:
         env.close()
-    if sft_steps_of(args) or window_steps_of(args):
+    if plays_sft_policy:
         from tool_gym.agents.isolation import IsolatedPolicy, needs_isolation
 
         if needs_isolation(args.sft_policy):  # built apart, as it will play (and closed)
