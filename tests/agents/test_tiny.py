@@ -214,3 +214,21 @@ def test_a_higher_min_frequency_keeps_random_ids_in_single_letters():
     assert all(len(piece) == 1 for piece in high.tokenize(probe)[2:])
     assert len(low.tokenize(probe)) < len(high.tokenize(probe))
     assert high.decode(high(probe, add_special_tokens=False)["input_ids"]) == probe
+
+
+def test_an_attention_window_bounds_what_a_token_sees(tmp_path):
+    """With ``attention_window`` W each of the L layers attends W tokens back, so a token's
+    logits depend on the last L * (W - 1) + 1 tokens and on nothing before them."""
+    path = build_tiny_model(tmp_path / "windowed", config=TinyConfig(attention_window=8))
+    model, _ = load_model(path, device="cpu")
+    assert (model.config.sliding_window, model.config.layer_types) == \
+        (8, ["sliding_attention"] * 2)
+    seen = 2 * (8 - 1) + 1
+    ids = torch.randint(3, 200, (1, 60), generator=torch.Generator().manual_seed(0))
+    with torch.no_grad():
+        last = model(input_ids=ids).logits[0, -1]
+        assert torch.allclose(last, model(input_ids=ids[:, -seen:]).logits[0, -1], atol=1e-5)
+        assert not torch.allclose(last, model(input_ids=ids[:, -seen + 1:]).logits[0, -1],
+                                  atol=1e-5)
+    with pytest.raises(ValueError, match="attention_window"):
+        build_tiny_model(tmp_path / "bad", config=TinyConfig(attention_window=-1))

@@ -147,3 +147,70 @@ def test_loss_sampling_gives_the_steps_to_the_turns_still_wrong(tiny_dir):
         taken[sampling] = report["steps_by_kind"]
     assert taken["loss"]["message"] > taken["uniform"]["message"]
     assert taken["loss"]["get_order_details"] < taken["uniform"]["get_order_details"]
+
+
+def test_context_windows_are_the_episode_tokens_just_before_them(tiny):
+    """A context window behind ``r`` tokens is the slice of the whole rendered episode
+    that ends where the window ends, with the loss on the window's assistant tokens
+    only; ``r`` past the episode's start stops at its first token."""
+    _, tokenizer = tiny
+    messages = ROWS[0]["messages"]
+    ids, mask = whole(tokenizer, messages, TOOLS)
+    windows = split_windows(ROWS[:1], tokenizer, "context")
+    assert [w.kind for w in windows] == ["get_order_details", "message", "message"]
+    end = 0
+    for window in windows:
+        end = window.start + len(window.ids)
+        assert list(window.source) == ids and list(window.ids) == ids[window.start:end]
+        for tokens in (0, 1, 7, 10_000):
+            shown = window.behind(tokens)
+            first = max(0, window.start - tokens)
+            assert list(shown.ids) == ids[first:end]
+            assert list(shown.mask) == [False] * (window.start - first) + \
+                mask[window.start:end]
+            assert shown.prefix == () and shown.kind == window.kind
+    assert end == len(ids)
+
+
+def test_the_context_phase_draws_its_lengths_and_can_be_bare(tiny_dir, monkeypatch):
+    """The windows of a step are all behind the same number of context tokens, drawn up
+    to ``context_tokens``; with ``bare_fraction`` 1 every window is shown alone, as in the
+    ``windows`` phase."""
+    from tool_gym.agents import turn_windows
+    from tool_gym.llm.transformers_backend import load_model
+
+    batches = []
+    real = turn_windows._batch_loss
+
+    def spy(model, prefix, batch, cache_keyword=None):
+        batches.append(batch)
+        return real(model, prefix, batch, cache_keyword)
+
+    monkeypatch.setattr(turn_windows, "_batch_loss", spy)
+    model, tokenizer = load_model(tiny_dir, device="cpu")
+    bare = split_windows(ROWS, tokenizer, "windows")
+
+    def context_lengths(batch) -> set[int]:
+        """Tokens each shown window has before the bare window it ends with."""
+        return {len(w.ids) - next(len(b.ids) for b in bare if b.kind == w.kind
+                                  and w.ids[len(w.ids) - len(b.ids):] == b.ids
+                                  and w.mask[len(w.mask) - len(b.mask):] == b.mask
+                                  and not any(w.mask[:len(w.mask) - len(b.mask)]))
+                for w in batch}
+
+    for fraction, steps in ((0.0, 30), (1.0, 10)):
+        batches.clear()
+        train_windows(model, tokenizer, ROWS, WindowConfig(
+            phase="context", steps=steps, batch_size=3, context_tokens=5,
+            bare_fraction=fraction), progress=False)
+        lengths = [context_lengths(batch) for batch in batches]
+        assert len(lengths) == steps and all(len(one) == 1 for one in lengths)
+        drawn = {n for (n,) in lengths}
+        if fraction:
+            assert drawn == {0}
+        else:  # the first window of an episode has only the system turn before it
+            assert drawn <= set(range(1, 6)) and len(drawn) >= 3
+    with pytest.raises(ValueError, match="context_tokens"):
+        WindowConfig(phase="context", context_tokens=0)
+    with pytest.raises(ValueError, match="bare_fraction"):
+        WindowConfig(phase="context", bare_fraction=1.5)

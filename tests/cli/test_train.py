@@ -109,25 +109,29 @@ def test_lora_sft_then_grpo(tmp_path):
 
 
 def test_turn_windows_run_before_sft_and_make_its_stage(tmp_path):
-    """The three turn-window phases alone make the SFT stage (no TRL SFT steps): each is
-    reported, the weights move, the tiny model has the asked shape and tokenizer."""
+    """The four turn-window phases alone make the SFT stage (no TRL SFT steps): each is
+    reported, the weights move, the tiny model has the asked shape, attention window and
+    tokenizer."""
     out = tmp_path / "windows"
     results = train.run_command([
         "--algo", "sft", "--steps", "0", "--env", "ToolShopping-v0",
         "--env-kwargs", '{"prompt": "compact", "constraint_types": ["info_cart_total"]}',
         "--model", "tiny", "--tiny-hidden", "32", "--tiny-heads", "4", "--tiny-kv-heads", "4",
         "--tiny-min-frequency", "20", "--tiny-value-tokens", "--sft-tasks", "6",
+        "--tiny-attention-window", "64", "--window-context-steps", "2",
         "--sft-databases", "2", "--window-steps", "3", "--window-prompt-steps", "2",
         "--window-episode-steps", "2", "--window-batch-size", "4", "--eval-tasks", "2",
         "--max-new-tokens", "16", "--max-turns", "2", "--max-context", "2048",
         "--threads", "1", "--report-to", "none", "--output-dir", str(out)])
-    assert [r["phase"] for r in results["turn_windows"]] == ["windows", "prompted", "episodes"]
-    assert [r["steps"] for r in results["turn_windows"]] == [3, 2, 2]
+    assert [r["phase"] for r in results["turn_windows"]] == \
+        ["windows", "context", "prompted", "episodes"]
+    assert [r["steps"] for r in results["turn_windows"]] == [3, 2, 2, 2]
     assert results["turn_windows"][0]["kinds"]["get_cart"] == 6
     assert set(results["held_out"]) == {"before", "sft"}
     assert changed(weights(out / "tiny-init"), weights(out / "sft" / "final"))
     config = json.loads((out / "tiny-init" / "config.json").read_text())
     assert (config["num_attention_heads"], config["num_key_value_heads"]) == (4, 4)
+    assert config["sliding_window"] == 64 and config["use_sliding_window"]
     assert json.loads((out / "tiny-init" / "tiny_config.json").read_text())["min_frequency"] == 20
 
 
@@ -143,7 +147,8 @@ def test_the_readme_demo_command_is_accepted():
     args = train.parse_args(shlex.split(line)[1:])
     train.check_args(args)
     assert args.env_id == "ToolShopping-v0" and args.eval_tasks >= 64
-    assert args.window_steps and args.window_prompt_steps and args.window_episode_steps
+    assert args.window_steps and args.window_context_steps and args.tiny_attention_window
+    assert train.context_tokens_of(args) == 2 * args.tiny_attention_window
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -151,6 +156,8 @@ def test_the_readme_demo_command_is_accepted():
     (["--tiny-heads", "3"], "--tiny-kv-heads 2 must divide --tiny-heads 3"),
     (["--window-lr", "0"], "--window-lr must be positive"),
     (["--window-prompt-steps", "-1"], "--window-prompt-steps must be >= 0"),
+    (["--window-context-steps", "5"], "--window-context-steps needs --window-context-tokens"),
+    (["--tiny-attention-window", "-8"], "--tiny-attention-window must be >= 0"),
 ])
 def test_window_and_tiny_shape_mistakes_are_one_line(tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) as stop:

@@ -137,6 +137,13 @@ class TinyConfig:
             then stays on; random tokens can only be predicted by looking back, so the
             model forms an induction circuit (the loss falls abruptly after about a
             thousand steps at the default shape).
+        attention_window: tokens each layer attends back over (sliding-window attention,
+            as Mistral and Qwen2 support; 0: the whole sequence). With ``L`` layers a
+            token sees the last ``L * (attention_window - 1) + 1`` tokens, so a model
+            trained on turns behind that much context (the ``context`` phase of
+            :mod:`tool_gym.agents.turn_windows`) has seen every context it will meet,
+            however long the episode; with full attention, what it learns in short
+            sequences does not hold behind a system prompt of 900 tokens.
         copy_long_steps / copy_long_length / copy_long_batch_size: steps of copying in
             sequences as long as an episode, after the short ones: a circuit learnt within
             160 tokens does not hold behind a system prompt of 700 (formed directly in long
@@ -153,6 +160,7 @@ class TinyConfig:
     seed: int = 0
     value_tokens: bool = False
     min_frequency: int = 2
+    attention_window: int = 0
     copy_steps: int = 0
     copy_batch_size: int = 32
     copy_length: int = 160
@@ -199,6 +207,14 @@ def build_tokenizer(texts: Iterable[str] = (), vocab_size: int = 1024,
     return tokenizer
 
 
+def sliding_window(tokens: int) -> dict:
+    """Qwen2Config's settings for sliding-window attention over ``tokens`` in every
+    layer (none for 0)."""
+    if not tokens:
+        return {}
+    return {"use_sliding_window": True, "sliding_window": tokens, "max_window_layers": 0}
+
+
 def build_tiny_model(out_dir: str | Path, texts: Iterable[str] = (),
                      config: TinyConfig | None = None) -> Path:
     """Write a randomly initialized tiny Qwen2 model and its tokenizer to ``out_dir``.
@@ -210,6 +226,8 @@ def build_tiny_model(out_dir: str | Path, texts: Iterable[str] = (),
     from transformers import GenerationConfig, Qwen2Config, Qwen2ForCausalLM
 
     config = config or TinyConfig()
+    if config.attention_window < 0:
+        raise ValueError("attention_window must be 0 (whole sequence) or positive")
     texts = list(texts)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -224,7 +242,8 @@ def build_tiny_model(out_dir: str | Path, texts: Iterable[str] = (),
         max_position_embeddings=config.max_position_embeddings,
         tie_word_embeddings=True, attention_dropout=0.0,
         bos_token_id=None, eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id, **config.extra)
+        pad_token_id=tokenizer.pad_token_id, **sliding_window(config.attention_window),
+        **config.extra)
     generator = torch.random.fork_rng()
     with generator:
         torch.manual_seed(config.seed)

@@ -13,9 +13,20 @@ episodes, the model is trained on windows:
 
 1. ``windows``: each assistant turn with the messages since the assistant's previous
    turn, alone (no system prompt, no tools);
-2. ``prompted``: the same windows behind the episode's system turn (policy and tool
+2. ``context``: the same windows behind the last ``r`` tokens the episode shows before
+   them (the end of the system turn, earlier turns), ``r`` drawn for each step up to
+   ``context_tokens``, a ``bare_fraction`` of the steps with none. For a model with
+   sliding-window attention (:attr:`tool_gym.agents.tiny.TinyConfig.attention_window`)
+   whose layers together see ``context_tokens`` back, this is every context the whole
+   episode will show it, at a fraction of an episode's cost;
+3. ``prompted``: the same windows behind the episode's system turn (policy and tool
    schemas), so that what was learnt holds behind the prompt;
-3. ``episodes``: whole episodes.
+4. ``episodes``: whole episodes.
+
+What a full-attention model learns in windows does not carry over to whole episodes by
+itself (after 1,100 window steps the tiny model got no turn of a held-out episode right,
+not even the canned question); ``prompted`` then ``episodes`` carry it, or, with a sliding
+window, ``context`` (which then needs neither).
 
 In the last two phases the system turn is the same token prefix for every example of a
 task family; it is run once per batch and its keys and values shared by the batch (the
@@ -46,18 +57,29 @@ __all__ = ["PHASES", "RenderedEpisode", "Window", "WindowConfig", "render_episod
            "split_windows", "train_windows"]
 
 #: The phases, in the order a curriculum runs them.
-PHASES = ("windows", "prompted", "episodes")
+PHASES = ("windows", "context", "prompted", "episodes")
 
 
 @dataclass(frozen=True)
 class Window:
     """One training example: ``ids`` and the ``mask`` of the assistant's tokens, after the
-    shared ``prefix`` (token ids of the system turn; empty for a bare window)."""
+    shared ``prefix`` (token ids of the system turn; empty for a bare window). ``source``
+    is the whole episode's tokens and ``start`` where ``ids`` begin in them, so that the
+    ``context`` phase can show what comes before."""
 
     prefix: tuple[int, ...]
     ids: tuple[int, ...]
     mask: tuple[bool, ...]
     kind: str
+    source: tuple[int, ...] = ()
+    start: int = 0
+
+    def behind(self, tokens: int) -> Window:
+        """This window after the last ``tokens`` tokens the episode shows before it (no
+        loss on them)."""
+        before = self.source[max(0, self.start - tokens):self.start] if tokens else ()
+        return Window(self.prefix, before + self.ids, (False,) * len(before) + self.mask,
+                      self.kind)
 
 
 @dataclass
@@ -65,7 +87,8 @@ class WindowConfig:
     """One phase of window training.
 
     Attributes:
-        phase: ``windows``, ``prompted`` or ``episodes`` (see the module's docstring).
+        phase: ``windows``, ``context``, ``prompted`` or ``episodes`` (see the module's
+            docstring).
         steps: optimizer steps.
         batch_size: examples per step (all of one kind, behind one prefix).
         learning_rate: AdamW's peak rate: a linear warmup over ``warmup_steps`` then a
@@ -74,7 +97,12 @@ class WindowConfig:
             to the kind's recent loss, a quarter of the steps spread evenly: the steps go
             where the model still errs, a kind it has learnt keeps being rehearsed; in the
             shopping demo's runs it did no better than uniform).
-        seed: the sampling of kinds and examples.
+        context_tokens: ``context`` phase: most tokens shown before a window (each
+            step draws how many, from 1 to this); the tokens a sliding-window model sees
+            back (layers x window) cover every context it will meet.
+        bare_fraction: ``context`` phase: the fraction of steps whose windows are shown
+            alone.
+        seed: the sampling of kinds, examples and context lengths.
     """
 
     phase: str = "windows"
@@ -83,6 +111,8 @@ class WindowConfig:
     learning_rate: float = 3e-3
     warmup_steps: int = 30
     sampling: str = "uniform"
+    context_tokens: int = 512
+    bare_fraction: float = 0.2
     seed: int = 0
 
     def __post_init__(self):
@@ -92,6 +122,8 @@ class WindowConfig:
             raise ValueError(f"sampling must be 'loss' or 'uniform', got {self.sampling!r}")
         if self.steps < 1 or self.batch_size < 1:
             raise ValueError("steps and batch_size must be at least 1")
+        if self.context_tokens < 1 or not 0 <= self.bare_fraction <= 1:
+            raise ValueError("context_tokens must be at least 1 and bare_fraction in [0, 1]")
 
 
 def _kind(message: dict) -> str:
@@ -171,8 +203,11 @@ def split_windows(rows: list[dict], tokenizer, phase: str = "windows",
         raise ValueError(f"phase must be one of {PHASES}, got {phase!r}")
     examples = []
     for episode in rendered if rendered is not None else render_episodes(rows, tokenizer):
-        prefix = episode.prompt if phase != "windows" else ()
+        prefix = episode.prompt if phase in ("prompted", "episodes") else ()
         blocks = episode.blocks
+        source = episode.prompt + tuple(t for b in blocks for t in b[0]) \
+            if phase == "context" else ()
+        offset = len(episode.prompt)
 
         def joined(first: int, last: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
             part = blocks[first:last + 1]
@@ -188,7 +223,8 @@ def split_windows(rows: list[dict], tokenizer, phase: str = "windows",
             ids, mask = joined(start, j)
             start = j + 1
             if any(mask):
-                examples.append(Window(prefix, ids, mask, _kind(message)))
+                examples.append(Window(prefix, ids, mask, _kind(message), source, offset))
+            offset += len(ids)
     return examples
 
 
@@ -281,8 +317,12 @@ def train_windows(model, tokenizer, rows: list[dict], config: WindowConfig,
         prefix, kind = keys[chosen]
         taken[kind] += 1
         group = groups[(prefix, kind)]
-        loss = _batch_loss(model, prefix, [group[rng.randrange(len(group))]
-                                           for _ in range(config.batch_size)], cache_keyword)
+        batch = [group[rng.randrange(len(group))] for _ in range(config.batch_size)]
+        if config.phase == "context" and rng.random() >= config.bare_fraction:
+            # one length for the batch: no window is padded to another's context
+            tokens = rng.randint(1, config.context_tokens)
+            batch = [window.behind(tokens) for window in batch]
+        loss = _batch_loss(model, prefix, batch, cache_keyword)
         optimizer.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

@@ -23,7 +23,8 @@ The script reads top to bottom:
 3. SFT (``--algo sft``, or ``--warm-start-steps`` before GRPO): a policy (the oracle by
    default) plays training tasks, the episodes verified with score 1.0 become a chat
    dataset with tools (``OUT/sft_data``), TRL's ``SFTTrainer`` trains on the assistant
-   turns;
+   turns, after the turn-window phases if any (``--window-*-steps``:
+   :mod:`tool_gym.agents.turn_windows`);
 4. GRPO (``--algo grpo``): TRL's ``GRPOTrainer`` with a ``rollout_func`` that plays B x G
    episodes in lockstep (``tool_gym.agents.batched_rollouts``), only the model's tokens in the loss
    (``env_mask``), the environment's return as the reward;
@@ -128,6 +129,14 @@ class Args:
         "help": "turn-window SFT before SFT on whole episodes: steps on each assistant turn "
                 "with only the messages since the previous one (no system prompt), so that a "
                 "small model learns to find the values it copies (tool_gym.agents.turn_windows)"})
+    window_context_steps: int = field(default=0, metadata={
+        "help": "then steps on the same windows behind what the episode shows before them, "
+                "up to --window-context-tokens (a fifth of the steps bare; at two thirds of "
+                "--window-lr): with --tiny-attention-window, every context an episode shows "
+                "the model"})
+    window_context_tokens: int = field(default=0, metadata={
+        "help": "most tokens shown before a window in --window-context-steps (0: what "
+                "--tiny-layers x --tiny-attention-window see back)"})
     window_prompt_steps: int = field(default=0, metadata={
         "help": "then steps on the same windows behind the system prompt and tool schemas "
                 "(at a third of --window-lr)"})
@@ -149,6 +158,9 @@ class Args:
         "help": "--model tiny: attention heads"})
     tiny_kv_heads: int = field(default=2, metadata={
         "help": "--model tiny: key-value heads (a divisor of --tiny-heads)"})
+    tiny_attention_window: int = field(default=0, metadata={
+        "help": "--model tiny: tokens each layer attends back over (sliding-window "
+                "attention; 0: the whole episode)"})
     tiny_min_frequency: int = field(default=2, metadata={
         "help": "--model tiny: fewest occurrences of a pair its BPE merges; higher keeps "
                 "random ids (cus_gfxrxdsu) in frequent single letters a small model can copy, "
@@ -261,6 +273,7 @@ def build_or_load_model(args: Args, out: Path, env_kwargs: dict):
                 num_hidden_layers=args.tiny_layers, num_attention_heads=args.tiny_heads,
                 num_key_value_heads=args.tiny_kv_heads, seed=args.seed,
                 value_tokens=args.tiny_value_tokens, min_frequency=args.tiny_min_frequency,
+                attention_window=args.tiny_attention_window,
                 copy_steps=args.tiny_copy_steps,
                 copy_random=args.tiny_copy_random, copy_long_steps=args.tiny_copy_long_steps))
             copying = path / "copy_pretraining.json"
@@ -362,7 +375,15 @@ def sft_steps_of(args: Args) -> int:
 
 
 def window_steps_of(args: Args) -> int:
-    return args.window_steps + args.window_prompt_steps + args.window_episode_steps
+    return args.window_steps + args.window_context_steps + args.window_prompt_steps + \
+        args.window_episode_steps
+
+
+def context_tokens_of(args: Args) -> int:
+    """``--window-context-tokens``, or what the tiny model's layers see back."""
+    if args.window_context_tokens or args.model != "tiny":
+        return args.window_context_tokens
+    return args.tiny_layers * args.tiny_attention_window
 
 
 def sft_rows(args: Args, out: Path, env_kwargs: dict):
@@ -388,6 +409,8 @@ def run_windows(model, tokenizer, args: Args, rows: list[dict]) -> list[dict]:
     from tool_gym.agents.turn_windows import WindowConfig, render_episodes, train_windows
 
     phases = (("windows", args.window_steps, args.window_lr, args.window_batch_size),
+              ("context", args.window_context_steps, args.window_lr * 2 / 3,
+               args.window_batch_size),
               ("prompted", args.window_prompt_steps, args.window_lr / 3,
                args.window_prompt_batch_size),
               ("episodes", args.window_episode_steps, args.window_lr / 3,
@@ -398,7 +421,8 @@ def run_windows(model, tokenizer, args: Args, rows: list[dict]) -> list[dict]:
         if steps:
             report = train_windows(model, tokenizer, rows, WindowConfig(
                 phase=phase, steps=steps, batch_size=batch, learning_rate=lr,
-                seed=args.seed), progress=sys.stderr.isatty(), rendered=rendered)
+                context_tokens=context_tokens_of(args) or 1, seed=args.seed),
+                progress=sys.stderr.isatty(), rendered=rendered)
             print(f"turn windows ({phase}): {steps} steps on {report['examples']} examples "
                   f"in {report['seconds']:.0f} s, final loss by kind " + ", ".join(
                       f"{k} {v:.3f}" for k, v in report["final_loss"].items()))
@@ -511,7 +535,8 @@ def check_args(args: Args) -> dict:
         checks.positive("--" + flag.replace("_", "-"), getattr(args, flag))
     for flag in ("steps", "warm_start_steps", "sft_tasks", "eval_tasks", "threads",
                  "tiny_copy_steps", "tiny_copy_long_steps", "warm_start_batch_size",
-                 "window_steps", "window_prompt_steps", "window_episode_steps"):
+                 "window_steps", "window_prompt_steps", "window_episode_steps",
+                 "window_context_steps", "window_context_tokens", "tiny_attention_window"):
         if getattr(args, flag) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be >= 0, got "
                              f"{getattr(args, flag)}")
@@ -531,6 +556,9 @@ def check_args(args: Args) -> dict:
                                  "--env-kwargs names data: leave it at 1")
     if args.lora and window_steps_of(args):
         raise UsageError("--window-*-steps train every weight; leave them at 0 with --lora")
+    if args.window_context_steps and not context_tokens_of(args):
+        raise UsageError("--window-context-steps needs --window-context-tokens (or "
+                         "--model tiny with --tiny-attention-window)")
     if args.tiny_heads % args.tiny_kv_heads or args.tiny_hidden % args.tiny_heads:
         raise UsageError(f"--tiny-kv-heads {args.tiny_kv_heads} must divide --tiny-heads "
                          f"{args.tiny_heads}, which must divide --tiny-hidden {args.tiny_hidden}")
