@@ -419,10 +419,11 @@ def run_windows(model, tokenizer, args: Args, rows: list[dict]) -> list[dict]:
     rendered = render_episodes(rows, tokenizer)  # once for every phase
     for phase, steps, lr, batch in phases:
         if steps:
+            # only the context phase reads context_tokens (check_args ensured it is set)
+            context = {"context_tokens": context_tokens_of(args)} if phase == "context" else {}
             report = train_windows(model, tokenizer, rows, WindowConfig(
                 phase=phase, steps=steps, batch_size=batch, learning_rate=lr,
-                context_tokens=context_tokens_of(args) or 1, seed=args.seed),
-                progress=sys.stderr.isatty(), rendered=rendered)
+                seed=args.seed, **context), progress=sys.stderr.isatty(), rendered=rendered)
             print(f"turn windows ({phase}): {steps} steps on {report['examples']} examples "
                   f"in {report['seconds']:.0f} s, final loss by kind " + ", ".join(
                       f"{k} {v:.3f}" for k, v in report["final_loss"].items()))
